@@ -1,0 +1,33 @@
+# Points Kokkos_ROOT at the install scripts/bootstrap.sh made for NBK_KOKKOS_FLAVOUR, unless
+# the user named a Kokkos of their own. For a CUDA-enabled Kokkos 3.x/4.x built with
+# nvcc_wrapper, the project must be compiled with the same wrapper, so pick it here, before
+# project() enables the language.
+if(NOT DEFINED Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT} AND NBK_KOKKOS_FLAVOUR)
+  if(DEFINED ENV{NBK_CACHE})
+    set(_nbk_cache "$ENV{NBK_CACHE}")
+  elseif(DEFINED ENV{XDG_CACHE_HOME})
+    set(_nbk_cache "$ENV{XDG_CACHE_HOME}/nbk")
+  else()
+    set(_nbk_cache "$ENV{HOME}/.cache/nbk")
+  endif()
+  set(_nbk_prefix "${_nbk_cache}/kokkos/${NBK_KOKKOS_FLAVOUR}")
+  if(NOT EXISTS "${_nbk_prefix}")
+    message(FATAL_ERROR "No Kokkos '${NBK_KOKKOS_FLAVOUR}' install at ${_nbk_prefix}. "
+                        "Run: scripts/bootstrap.sh ${NBK_KOKKOS_FLAVOUR}  (or pass -DKokkos_ROOT=...)")
+  endif()
+  set(Kokkos_ROOT "${_nbk_prefix}" CACHE PATH "Kokkos install prefix")
+endif()
+
+if(NOT DEFINED Kokkos_ROOT AND DEFINED ENV{Kokkos_ROOT})
+  set(Kokkos_ROOT "$ENV{Kokkos_ROOT}")
+endif()
+
+if(NOT CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX} AND Kokkos_ROOT
+   AND EXISTS "${Kokkos_ROOT}/bin/nvcc_wrapper"
+   AND EXISTS "${Kokkos_ROOT}/include/KokkosCore_config.h")
+  file(STRINGS "${Kokkos_ROOT}/include/KokkosCore_config.h" _nbk_kokkos_cuda
+       REGEX "^#define KOKKOS_ENABLE_CUDA$")
+  if(_nbk_kokkos_cuda)
+    set(CMAKE_CXX_COMPILER "${Kokkos_ROOT}/bin/nvcc_wrapper" CACHE FILEPATH "C++ compiler (nvcc_wrapper for a CUDA Kokkos)")
+  endif()
+endif()

@@ -1,0 +1,50 @@
+#pragma once
+// Seed 000's workload: add one to every element of an array, in place.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "nbk/policy.hpp"
+
+namespace nbk {
+
+// v[i] = value for every i, run by `exec`. Used as the first touch: on a CPU, the thread
+// that first writes a page decides which NUMA node holds it, so data is filled with the
+// same space and policy as the kernel that will use it.
+template <class ExecSpace, class View>
+void fill(const ExecSpace& exec, const View& v, typename View::const_value_type value) {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(Kokkos::is_view<View>::value && View::rank == 1);
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "fill: the view's memory is not accessible from this execution space");
+  Kokkos::parallel_for(
+      "nbk::fill", range(exec, 0, static_cast<Index>(v.extent(0))),
+      KOKKOS_LAMBDA(Index i) { v(i) = value; });
+}
+
+// v[i] += 1 for every i: the document's convert_to_one kernel (labelled nbk::add_one).
+template <class ExecSpace, class View>
+void increment(const ExecSpace& exec, const View& v) {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(Kokkos::is_view<View>::value && View::rank == 1);
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "increment: the view's memory is not accessible from this execution space");
+  Kokkos::parallel_for(
+      "nbk::add_one", range(exec, 0, static_cast<Index>(v.extent(0))),
+      KOKKOS_LAMBDA(Index i) { v(i) += 1; });
+}
+
+// Sum of all elements in 64 bits, run by `exec`: reads every element once. The managed
+// variant uses it on the host as "the host reads the result", which migrates the pages back.
+template <class ExecSpace, class View>
+std::int64_t sum_elements(const ExecSpace& exec, const View& v) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "sum_elements: the view's memory is not accessible from this execution space");
+  std::int64_t total = 0;
+  Kokkos::parallel_reduce(
+      "nbk::sum_elements", range(exec, 0, static_cast<Index>(v.extent(0))),
+      KOKKOS_LAMBDA(Index i, std::int64_t & partial) { partial += v(i); }, total);
+  return total;
+}
+
+}  // namespace nbk

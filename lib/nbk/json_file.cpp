@@ -1,0 +1,26 @@
+#include "nbk/json_file.hpp"
+
+#include <fstream>
+
+#include "nbk/errors.hpp"
+
+namespace nbk {
+
+void write_json_file(const std::string& path, const nlohmann::json& document) {
+  std::ofstream out(path);
+  if (!out) throw InputError("cannot write JSON file '" + path + "'");
+  out << document.dump(2) << '\n';
+  if (!out.flush()) throw InputError("failed writing JSON file '" + path + "'");
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read JSON file '" + path + "'");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError("'" + path + "' is not valid JSON: " + e.what());
+  }
+}
+
+}  // namespace nbk
