@@ -5,9 +5,9 @@ namespace nbk::add_one {
 
 namespace {
 
-const char* const no_serial = "Serial is not enabled in this Kokkos";
-const char* const no_openmp = "OpenMP is not enabled in this build (openmp or cuda preset)";
-const char* const no_cuda = "CUDA is not enabled in this build (cuda preset, on a machine with a GPU)";
+[[maybe_unused]] const char* const no_serial = "Serial is not enabled in this Kokkos";
+[[maybe_unused]] const char* const no_openmp = "OpenMP is not enabled in this build (openmp or cuda preset)";
+[[maybe_unused]] const char* const no_cuda = "CUDA is not enabled in this build (cuda preset, on a machine with a GPU)";
 
 }  // namespace
 

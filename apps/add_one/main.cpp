@@ -30,6 +30,7 @@ struct Options {
   std::int64_t n = 0;
   std::vector<std::string> variants;  // empty: all
   std::string json_path;
+  std::int64_t probe_elements = 0;  // 0: the probe's default for each space
 };
 
 struct Outcome {
@@ -41,12 +42,13 @@ struct Outcome {
 };
 
 // Copy-probe bandwidth of every space the selected variants run on.
-std::map<std::string, nbk::ProbeResult> probe_spaces(const std::set<std::string>& wanted) {
+std::map<std::string, nbk::ProbeResult> probe_spaces(const std::set<std::string>& wanted, std::int64_t elements) {
   std::map<std::string, nbk::ProbeResult> probes;
   nbk::for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     const std::string name(nbk::space_name<Space>());
-    if (wanted.count(name)) probes[name] = nbk::probe_bandwidth(Space());
+    if (wanted.count(name))
+      probes[name] = nbk::probe_bandwidth(Space(), elements > 0 ? elements : nbk::default_probe_elements<Space>());
   });
   return probes;
 }
@@ -163,7 +165,7 @@ int run(const Options& options) {
   std::set<std::string> spaces;
   for (const auto* entry : selected)
     if (entry->unavailable.empty()) spaces.insert(entry->space);
-  const auto probes = probe_spaces(spaces);
+  const auto probes = probe_spaces(spaces, options.probe_elements);
 
   std::vector<Outcome> outcomes;
   for (const auto* entry : selected) outcomes.push_back(run_variant(*entry, options.n));
@@ -196,6 +198,9 @@ int main(int argc, char* argv[]) {
   app.add_option("--variant", options.variants, "run only these methods (repeatable)")
       ->check(CLI::IsMember(variant_names()));
   app.add_option("--json", options.json_path, "also write the results as JSON to this file");
+  std::string probe_text;
+  app.add_option("--probe-size", probe_text,
+                 "doubles per array of the bandwidth probe (default 2^25 on a CPU, 2^27 on a GPU)");
   if (auto code = nbk::parse_command_line(app, argc, argv)) return *code;
 
   try {
@@ -203,6 +208,11 @@ int main(int argc, char* argv[]) {
     // Every method keeps at least one copy of the array on the host.
     const auto bytes = nbk::checked_bytes(options.n, sizeof(nbk::add_one::Element), "--size " + size_text);
     nbk::require_host_memory(bytes, "--size " + size_text + " (int32)");
+    if (!probe_text.empty()) {
+      options.probe_elements = nbk::parse_count(probe_text, "--probe-size");
+      nbk::require_host_memory(nbk::checked_bytes(options.probe_elements, 3 * sizeof(double), "--probe-size"),
+                               "--probe-size " + probe_text + " (3 arrays of double)");
+    }
     if (!options.json_path.empty() && !std::ofstream(options.json_path, std::ios::app))
       throw nbk::InputError("cannot write JSON file '" + options.json_path + "'");
 

@@ -4,9 +4,11 @@
 // every element on the host against the number of calls made so far.
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "nbk/add_one.hpp"
 #include "nbk/compat.hpp"
@@ -49,6 +51,13 @@ std::int64_t host_mismatches(const View& v, int calls) {
 }
 
 inline std::uint64_t array_bytes(std::int64_t n) { return static_cast<std::uint64_t>(n) * sizeof(Element); }
+
+// [0, n) split as np.array_split(a, 2) does: the first half takes the odd element.
+using IndexRange = std::pair<std::int64_t, std::int64_t>;
+inline std::array<IndexRange, 2> halves(std::int64_t n) {
+  const std::int64_t first = (n + 1) / 2;
+  return {IndexRange{0, first}, IndexRange{first, n}};
+}
 
 // The array lives in the space's own memory and only the kernel is timed. On a CPU space
 // this is the document's njit method; on a GPU it is the floor the transfer variants are
@@ -176,11 +185,10 @@ class SplitStreams final : public Variant {
   double call() override {
     ++calls_;
     return time_fenced("add_one split", [&] {
-      const std::int64_t first_half = (n_ + 1) / 2;
-      const std::pair<std::int64_t, std::int64_t> halves[2] = {{0, first_half}, {first_half, n_}};
+      const auto parts = halves(n_);
       for (int k = 0; k < 2; ++k) {
-        auto device_half = Kokkos::subview(device_, halves[k]);
-        auto host_half = Kokkos::subview(host_, halves[k]);
+        auto device_half = Kokkos::subview(device_, parts[k]);
+        auto host_half = Kokkos::subview(host_, parts[k]);
         Kokkos::deep_copy(instances_[k], device_half, host_half);
         increment(instances_[k], device_half);
         Kokkos::deep_copy(instances_[k], host_half, device_half);

@@ -1,0 +1,22 @@
+// Google Benchmark entry point that puts the Kokkos configuration, the enabled spaces and
+// the OpenMP binding into the JSON "context", so results from different backends and
+// machines can be told apart (the pattern of Kokkos' own perf tests).
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#include "nbk/run_context.hpp"
+#include "registry.hpp"
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  for (const auto& [key, value] : nbk::run_context().items())
+    benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
+
+  nbk::bench::register_add_one();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The test command: installs what it needs, then configures, builds and tests the serial,
+# openmp and debug (ASan + UBSan + Kokkos bounds checks) presets. On a machine with a GPU
+# the cuda preset's tests run too.
+# Usage: scripts/run-tests.sh [preset ...]     (default: serial openmp debug [cuda])
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/.."
+source "$here/common.sh"
+
+presets=("$@")
+if ((${#presets[@]} == 0)); then
+  presets=(serial openmp debug)
+  have_gpu && presets+=(cuda)
+fi
+bash "$here/bootstrap.sh" "${presets[@]}"
+
+passed=0 failed=0
+for preset in "${presets[@]}"; do
+  log "preset $preset: configure, build, test"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  log_file="build/$preset/ctest.log"
+  set +e
+  ctest --preset "$preset" 2>&1 | tee "$log_file"
+  rc=${PIPESTATUS[0]}
+  set -e
+  summary=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log_file" | tail -1)
+  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$summary")
+  bad=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$summary")
+  if [[ -z "$summary" ]]; then total=0; bad=1; fi
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+  ((rc == 0)) || log "preset $preset: ctest exited with $rc"
+done
+echo "tests: $passed passed, $failed failed" | tee build/test-summary.txt
+((failed == 0))
