@@ -12,7 +12,8 @@ int main(int argc, char* argv[]) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
-  for (const auto& [key, value] : nbk::run_context().items())
+  const nlohmann::json context = nbk::run_context();  // must outlive the loop over items()
+  for (const auto& [key, value] : context.items())
     benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
 
   nbk::bench::register_add_one();
