@@ -17,6 +17,8 @@ int main(int argc, char* argv[]) {
     benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
 
   nbk::bench::register_add_one();
+  nbk::bench::register_sum();
+  nbk::bench::register_product();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -10,6 +10,8 @@
 namespace nbk::bench {
 
 void register_add_one();
+void register_sum();
+void register_product();
 
 // Bytes processed (Google Benchmark's own bytes_per_second) and a decimal GB/s counter,
 // both from the kernel's minimum traffic per iteration.

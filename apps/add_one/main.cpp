@@ -7,19 +7,19 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 
 #include "catalog.hpp"
+#include "nbk/app_options.hpp"
 #include "nbk/cli.hpp"
 #include "nbk/errors.hpp"
 #include "nbk/json_file.hpp"
 #include "nbk/memory.hpp"
 #include "nbk/run_context.hpp"
 #include "nbk/spaces.hpp"
-#include "nbk/stream_probe.hpp"
+#include "nbk/probe_report.hpp"
 #include "nbk/table.hpp"
 
 namespace {
@@ -40,18 +40,6 @@ struct Outcome {
   std::int64_t mismatches = 0;
   nbk::Traffic traffic;
 };
-
-// Copy-probe bandwidth of every space the selected variants run on.
-std::map<std::string, nbk::ProbeResult> probe_spaces(const std::set<std::string>& wanted, std::int64_t elements) {
-  std::map<std::string, nbk::ProbeResult> probes;
-  nbk::for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    const std::string name(nbk::space_name<Space>());
-    if (wanted.count(name))
-      probes[name] = nbk::probe_bandwidth(Space(), elements > 0 ? elements : nbk::default_probe_elements<Space>());
-  });
-  return probes;
-}
 
 Outcome run_variant(const CatalogEntry& entry, std::int64_t n) {
   Outcome outcome{&entry, entry.unavailable};
@@ -75,19 +63,12 @@ Outcome run_variant(const CatalogEntry& entry, std::int64_t n) {
 }
 
 void print_report(const Options& options, const std::vector<Outcome>& outcomes,
-                  const std::map<std::string, nbk::ProbeResult>& probes) {
+                  const nbk::Probes& probes) {
   const auto bytes = nbk::add_one::array_bytes(options.n);
   std::cout << fmt::format("add one to {} int32 elements ({}); every element checked after two calls\n\n",
                            options.n, nbk::format_bytes(bytes));
 
-  nbk::Table probe_table({"space", "copy GB/s", "triad GB/s", "probe arrays", "check"});
-  for (const auto& [space, probe] : probes)
-    probe_table.add_row({space, fmt::format("{:.1f}", probe.copy_gb_per_s), fmt::format("{:.1f}", probe.triad_gb_per_s),
-                         fmt::format("3 x {}", nbk::format_bytes(probe.elements * sizeof(double))),
-                         probe.verified ? "ok" : "FAILED"});
-  std::cout << "Achievable bandwidth (copy/triad probe, best of 10, same run):\n";
-  probe_table.print(std::cout);
-  std::cout << '\n';
+  nbk::print_probe_table(std::cout, probes);
 
   nbk::Table table({"method", "first", "second", "GB/s (2nd)", "% of copy", "check", "document (first / second)"});
   for (const auto& o : outcomes) {
@@ -96,11 +77,8 @@ void print_report(const Options& options, const std::vector<Outcome>& outcomes,
       continue;
     }
     const double gbs = o.traffic.gb_per_s(o.second);
-    const auto probe = probes.find(o.entry->space);
-    const std::string percent =
-        probe != probes.end() ? fmt::format("{:.0f}%", 100.0 * gbs / probe->second.copy_gb_per_s) : "-";
     table.add_row({o.entry->name, nbk::format_seconds(o.first), nbk::format_seconds(o.second),
-                   fmt::format("{:.1f}", gbs), percent,
+                   fmt::format("{:.1f}", gbs), nbk::percent_of_copy(gbs, probes, o.entry->space),
                    o.mismatches == 0 ? "ok" : fmt::format("FAILED ({} wrong)", o.mismatches), o.entry->document});
   }
   table.print(std::cout);
@@ -125,17 +103,13 @@ void print_report(const Options& options, const std::vector<Outcome>& outcomes,
 }
 
 nlohmann::json to_json(const Options& options, const std::vector<Outcome>& outcomes,
-                       const std::map<std::string, nbk::ProbeResult>& probes) {
+                       const nbk::Probes& probes) {
   nlohmann::json doc;
   doc["experiment"] = "add_one";
   doc["context"] = nbk::run_context();
   doc["elements"] = options.n;
   doc["element_bytes"] = sizeof(nbk::add_one::Element);
-  for (const auto& [space, probe] : probes)
-    doc["probes"][space] = {{"copy_gb_per_s", probe.copy_gb_per_s},
-                            {"triad_gb_per_s", probe.triad_gb_per_s},
-                            {"elements_per_array", probe.elements},
-                            {"verified", probe.verified}};
+  doc["probes"] = nbk::probes_json(probes);
   for (const auto& o : outcomes) {
     nlohmann::json row = {{"method", o.entry->name}, {"space", o.entry->space}, {"transfers", o.entry->transfers},
                           {"document", o.entry->document}};
@@ -167,7 +141,8 @@ int run(const Options& options) {
   std::set<std::string> spaces;
   for (const auto* entry : selected)
     if (entry->unavailable.empty()) spaces.insert(entry->space);
-  const auto probes = probe_spaces(spaces, options.probe_elements);
+  const auto probes =
+      nbk::probe_spaces([&](const std::string& space) { return spaces.count(space) > 0; }, options.probe_elements);
 
   std::vector<Outcome> outcomes;
   for (const auto* entry : selected) outcomes.push_back(run_variant(*entry, options.n));
@@ -175,7 +150,7 @@ int run(const Options& options) {
   print_report(options, outcomes, probes);
   if (!options.json_path.empty()) nbk::write_json_file(options.json_path, to_json(options, outcomes, probes));
 
-  bool all_ok = std::all_of(probes.begin(), probes.end(), [](const auto& p) { return p.second.verified; });
+  bool all_ok = nbk::all_verified(probes);
   for (const auto& o : outcomes) all_ok = all_ok && o.mismatches == 0;
   if (!all_ok) std::cerr << "nbk-add-one: verification FAILED\n";
   return all_ok ? nbk::exit_ok : nbk::exit_verification_failed;
@@ -201,8 +176,7 @@ int main(int argc, char* argv[]) {
       ->check(CLI::IsMember(variant_names()));
   app.add_option("--json", options.json_path, "also write the results as JSON to this file");
   std::string probe_text;
-  app.add_option("--probe-size", probe_text,
-                 "doubles per array of the bandwidth probe (default 2^25 on a CPU, 2^27 on a GPU)");
+  nbk::add_probe_size_option(app, probe_text);
   if (auto code = nbk::parse_command_line(app, argc, argv)) return *code;
 
   try {
@@ -210,13 +184,8 @@ int main(int argc, char* argv[]) {
     // Every method keeps at least one copy of the array on the host.
     const auto bytes = nbk::checked_bytes(options.n, sizeof(nbk::add_one::Element), "--size " + size_text);
     nbk::require_host_memory(bytes, "--size " + size_text + " (int32)");
-    if (!probe_text.empty()) {
-      options.probe_elements = nbk::parse_count(probe_text, "--probe-size");
-      nbk::require_host_memory(nbk::checked_bytes(options.probe_elements, 3 * sizeof(double), "--probe-size"),
-                               "--probe-size " + probe_text + " (3 arrays of double)");
-    }
-    if (!options.json_path.empty() && !std::ofstream(options.json_path, std::ios::app))
-      throw nbk::InputError("cannot write JSON file '" + options.json_path + "'");
+    options.probe_elements = nbk::parse_probe_size(probe_text);
+    nbk::require_writable(options.json_path);
 
     Kokkos::ScopeGuard kokkos(argc, argv);
     return run(options);

@@ -1,0 +1,254 @@
+// The sums of seed 001 on every enabled space: cases whose exact answer is known, edge sizes
+// for the team tree, and float32 data against the exact host reference.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "nbk/exact_sum.hpp"
+#include "nbk/random_data.hpp"
+#include "nbk/sum.hpp"
+#include "nbk/sum_accuracy.hpp"
+#include "spaces.hpp"
+
+namespace {
+
+using nbk::Index;
+
+// ---- host-only pieces: the exact reference, the bounds, the data ----
+
+TEST(ExactSum, CancellationIsExact) {
+  const float x[] = {1e30f, 1.0f, -1e30f, 0.5f};
+  EXPECT_EQ(nbk::exact_sum(x, 4).value(), 1.5L);
+}
+
+TEST(ExactSum, SubnormalsAndHugeValuesTogether) {
+  nbk::ExactSum sum;
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  const double huge = std::numeric_limits<double>::max();
+  for (int i = 0; i < 1000; ++i) sum.add(tiny);
+  sum.add(huge);
+  sum.add(huge);  // 2 * DBL_MAX does not overflow the accumulator...
+  sum.add(-huge);
+  sum.add(-huge);  // ...and cancels exactly, leaving the subnormals
+  EXPECT_EQ(sum.value(), 1000.0L * tiny);
+  EXPECT_EQ(sum.error_of(0.0), -1000.0L * tiny);
+}
+
+TEST(ExactSum, NegativeTotalsAndErrors) {
+  const float x[] = {-3.0f, -0.25f, 1.0f};
+  const auto sum = nbk::exact_sum(x, 3);
+  EXPECT_EQ(sum.value(), -2.25L);
+  EXPECT_EQ(sum.error_of(-2.0), 0.25L);
+  EXPECT_EQ(sum.error_of(-2.25), 0.0L);
+}
+
+TEST(ExactSum, CarriesPropagateAcrossLimbs) {
+  // Carry propagation every 3 additions; values whose digits straddle limb boundaries.
+  nbk::ExactSum every3(3), never;
+  const double values[] = {4294967295.0, 1.0, 0x1.fffffffffffffp+30, -0x1.0p-20, 0.75, -4294967296.0, 1e300, -1e300};
+  for (int round = 0; round < 1000; ++round)
+    for (double v : values) {
+      every3.add(v);
+      never.add(v);
+    }
+  const long double expected = 1000.0L * (0x1.fffffffffffffp+30L - 0x1.0p-20L + 0.75L);
+  EXPECT_EQ(every3.value(), expected);
+  EXPECT_EQ(never.value(), expected);
+}
+
+TEST(ExactSum, NonFiniteInputs) {
+  nbk::ExactSum sum;
+  sum.add(1.0);
+  sum.add(std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isinf(sum.value()));
+  sum.add(-std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(sum.value()));
+}
+
+TEST(SumAccuracy, WorstCaseBoundIsVacuousForLongFloatSums) {
+  nbk::SumScale scale{(std::int64_t{1} << 27) - 157, 1e8, 1e4};
+  EXPECT_TRUE(std::isinf(nbk::worst_case_bound(scale, nbk::unit_roundoff<float>())));
+  EXPECT_TRUE(std::isfinite(nbk::worst_case_bound(scale, nbk::unit_roundoff<double>())));
+  const double tolerance = nbk::sum_tolerance(scale, nbk::unit_roundoff<float>());
+  EXPECT_GT(tolerance, 0.0);
+  EXPECT_LT(tolerance, 1e3);
+  EXPECT_EQ(nbk::sum_tolerance(nbk::SumScale{1, 5.0, 5.0}, nbk::unit_roundoff<float>()), 0.0);
+}
+
+TEST(SumAccuracy, CorrectDigits) {
+  EXPECT_NEAR(nbk::correct_digits(1e-3L, 10.0L), 4.0, 1e-12);
+  EXPECT_TRUE(std::isinf(nbk::correct_digits(0.0L, 10.0L)));
+  EXPECT_TRUE(std::isnan(nbk::correct_digits(1.0L, 0.0L)));
+}
+
+TEST(RandomData, SameSeedSameData_LongerArraysExtendShorterOnes) {
+  const auto a = nbk::standard_normal_floats(100, 7);
+  const auto b = nbk::standard_normal_floats(3 * nbk::random_block + 11, 7);
+  const auto c = nbk::standard_normal_floats(100, 8);
+  bool same = true, different = false;
+  for (int i = 0; i < 100; ++i) {
+    same = same && a(i) == b(i);
+    different = different || a(i) != c(i);
+  }
+  EXPECT_TRUE(same);
+  EXPECT_TRUE(different);
+}
+
+TEST(RandomData, NormalMoments) {
+  const Index n = Index{1} << 20;
+  const auto x = nbk::standard_normal_floats(n, 3);
+  double mean = 0, square = 0;
+  for (Index i = 0; i < n; ++i) {
+    mean += x(i);
+    square += static_cast<double>(x(i)) * x(i);
+  }
+  mean /= static_cast<double>(n);
+  square /= static_cast<double>(n);
+  EXPECT_LT(std::fabs(mean), 6.0 / std::sqrt(static_cast<double>(n)));
+  EXPECT_NEAR(square, 1.0, 0.01);
+}
+
+TEST(RandomData, UniformRange) {
+  const Index n = 100000;
+  const auto u = nbk::uniform_doubles(n, 5);
+  double lo = 1, hi = 0, mean = 0;
+  for (Index i = 0; i < n; ++i) {
+    lo = std::min(lo, u(i));
+    hi = std::max(hi, u(i));
+    mean += u(i);
+  }
+  EXPECT_GE(lo, 0.0);
+  EXPECT_LT(hi, 1.0);
+  EXPECT_NEAR(mean / static_cast<double>(n), 0.5, 0.01);
+}
+
+TEST(HostLoop, FloatAccumulatorLosesSmallAddends) {
+  // 2^24 + 1 rounds back to 2^24: in order, in float, the ones vanish.
+  std::vector<float> x = {16777216.0f};
+  x.insert(x.end(), 1000, 1.0f);
+  x.push_back(-16777216.0f);
+  EXPECT_EQ(nbk::sum::host_loop(x.data(), static_cast<Index>(x.size())), 0.0f);
+}
+
+// ---- every variant on every space ----
+
+template <class Space>
+class Sum : public ::testing::Test {
+ protected:
+  struct Results {
+    float builtin, tree_host, tree_device;
+    double accurate;
+  };
+
+  static Kokkos::View<float*, typename Space::memory_space> upload(const std::vector<float>& values) {
+    Kokkos::View<float*, typename Space::memory_space> x("nbk::test::sum", values.size());
+    Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(values.data(), values.size());
+    Kokkos::deep_copy(x, host);
+    return x;
+  }
+
+  // A team size this space can run: `wanted`, clipped to what the tree may use here.
+  static int team_size(int wanted) { return std::max(1, std::min(wanted, nbk::sum::max_team_size(Space()))); }
+
+  static Results all(const std::vector<float>& values, nbk::sum::TreeShape shape) {
+    const auto x = upload(values);
+    nbk::sum::TreeSum<Space> tree(Space(), shape);
+    return {nbk::sum::builtin_sum(Space(), x), tree.finish_on_host(x), tree.finish_on_device(x),
+            nbk::sum::accurate_sum(Space(), x)};
+  }
+
+  static Results all(const std::vector<float>& values) {
+    return all(values, nbk::sum::default_tree_shape(Space(), static_cast<Index>(values.size())));
+  }
+
+  // Small integers: every partial sum in any order is an integer below 2^24, so exact in float.
+  static std::vector<float> small_integers(Index n) {
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i % 16);
+    return v;
+  }
+  static double integer_total(Index n) {
+    std::int64_t total = 0;
+    for (Index i = 0; i < n; ++i) total += i % 16;
+    return static_cast<double>(total);
+  }
+
+  static void expect_all_equal(const Results& r, double expected) {
+    EXPECT_EQ(r.builtin, static_cast<float>(expected));
+    EXPECT_EQ(r.tree_host, static_cast<float>(expected));
+    EXPECT_EQ(r.tree_device, static_cast<float>(expected));
+    EXPECT_EQ(r.accurate, expected);
+  }
+};
+TYPED_TEST_SUITE(Sum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+TYPED_TEST(Sum, IntegersSumExactly) {
+  const Index n = 1000003;
+  ASSERT_LT(TestFixture::integer_total(n), 16777216.0);
+  TestFixture::expect_all_equal(TestFixture::all(TestFixture::small_integers(n)), TestFixture::integer_total(n));
+}
+
+TYPED_TEST(Sum, EmptyInput) { TestFixture::expect_all_equal(TestFixture::all({}), 0.0); }
+
+TYPED_TEST(Sum, OneElement) { TestFixture::expect_all_equal(TestFixture::all({3.25f}), 3.25); }
+
+TYPED_TEST(Sum, SizesThatAreNotMultiplesOfTheTeamSize) {
+  for (int wanted : {1, 2, 3, 32, 100, 256}) {
+    const int team = TestFixture::team_size(wanted);
+    for (Index n : {Index{1}, Index{team - 1}, Index{team + 1}, Index{7 * team + 3}, Index{4099}, Index{65537}}) {
+      if (n < 1) continue;
+      for (int league : {1, 3, 16}) {
+        SCOPED_TRACE("team " + std::to_string(team) + ", league " + std::to_string(league) + ", n " + std::to_string(n));
+        TestFixture::expect_all_equal(TestFixture::all(TestFixture::small_integers(n), {team, league}),
+                                      TestFixture::integer_total(n));
+      }
+    }
+  }
+}
+
+TYPED_TEST(Sum, MoreTeamsThanData) {
+  const int team = TestFixture::team_size(64);
+  TestFixture::expect_all_equal(TestFixture::all({1.0f, 2.0f, 3.0f, 4.0f, 5.0f}, {team, 64}), 15.0);
+  TestFixture::expect_all_equal(TestFixture::all({}, {team, 8}), 0.0);
+}
+
+TYPED_TEST(Sum, DefaultShapeNeverExceedsTheData) {
+  for (Index n : {Index{0}, Index{1}, Index{1000}, Index{1} << 27}) {
+    const auto shape = nbk::sum::default_tree_shape(TypeParam(), n);
+    EXPECT_GE(shape.league, 1);
+    EXPECT_GE(shape.team_size, 1);
+    if (n > 0) EXPECT_LE(static_cast<Index>(shape.league - 1) * shape.team_size, n);
+  }
+}
+
+TYPED_TEST(Sum, DoubleAccumulatorKeepsWhatFloatLoses) {
+  // 2^24, a thousand ones, -2^24: the double accumulator is exact in any order.
+  std::vector<float> x = {16777216.0f};
+  x.insert(x.end(), 1000, 1.0f);
+  x.push_back(-16777216.0f);
+  EXPECT_EQ(TestFixture::all(x).accurate, 1000.0);
+}
+
+TYPED_TEST(Sum, NormalDataWithinTheToleranceOfTheExactSum) {
+  const Index n = (Index{1} << 20) + 13;
+  const auto host = nbk::standard_normal_floats(n, 11);
+  const std::vector<float> values(host.data(), host.data() + n);
+  const auto exact = nbk::exact_sum(values.data(), n);
+  const auto scale = nbk::sum_scale(values.data(), n);
+  const auto r = TestFixture::all(values);
+  const double float_tolerance = nbk::sum_tolerance(scale, nbk::unit_roundoff<float>());
+  const double double_tolerance = nbk::sum_tolerance(scale, nbk::unit_roundoff<double>());
+  EXPECT_LE(std::fabs(exact.error_of(r.builtin)), float_tolerance);
+  EXPECT_LE(std::fabs(exact.error_of(r.tree_host)), float_tolerance);
+  EXPECT_LE(std::fabs(exact.error_of(r.tree_device)), float_tolerance);
+  EXPECT_LE(std::fabs(exact.error_of(r.accurate)), double_tolerance);
+  // And the double accumulator is far closer than any float one could be.
+  EXPECT_LT(double_tolerance, 1e-6 * float_tolerance);
+}
+
+}  // namespace
