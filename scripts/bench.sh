@@ -10,7 +10,7 @@ cd "$here/.."
 source "$here/common.sh"
 
 preset="${1:?usage: scripts/bench.sh <serial|openmp|cuda> [benchmark flags]}"; shift
-case "$preset" in serial|openmp|cuda) ;; *) die "unknown preset '$preset' (serial, openmp or cuda)" ;; esac
+case "$preset" in serial|openmp|cuda) ;; *) usage_error "unknown preset '$preset' (serial, openmp or cuda)" ;; esac
 bash "$here/bootstrap.sh" "$preset"
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"

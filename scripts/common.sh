@@ -10,3 +10,5 @@ have_gpu() {
   command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 &&
     { command -v nvcc >/dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; }
 }
+# Bad command-line input: one line, exit code 2 (the project's convention).
+usage_error() { echo "[nbk] error: $*" >&2; exit 2; }

@@ -3,14 +3,20 @@
 #   GPU (nvidia-smi lists one, nvcc present, the cuda preset builds) -> cuda preset, which
 #   also runs the CPU variants (Serial, OpenMP) side by side; otherwise -> openmp preset.
 # Text reports go to stdout; JSON to build/<preset>/results/<experiment>.json.
-# Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [extra args for every app]
+# The experiments, in order, are listed in scripts/experiments.txt; each runs at the
+# document's size. Run a program yourself for other sizes (every one has --help).
+# Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 source "$here/common.sh"
 
 preset=""
-if [[ "${1:-}" == "--preset" ]]; then preset="${2:?--preset needs a name}"; shift 2; fi
+case "${1:-}" in
+  "") ;;
+  --preset) preset="${2:?--preset needs a name}" ;;
+  *) usage_error "unknown argument '$1' (usage: scripts/run-experiments.sh [--preset serial|openmp|cuda])" ;;
+esac
 if [[ -z "$preset" ]]; then
   preset=openmp
   if have_gpu; then
@@ -23,7 +29,7 @@ if [[ -z "$preset" ]]; then
     log "no GPU found (nvidia-smi); using the openmp preset"
   fi
 fi
-case "$preset" in serial|openmp|cuda) ;; *) die "unknown preset '$preset' (serial, openmp or cuda)" ;; esac
+case "$preset" in serial|openmp|cuda) ;; *) usage_error "unknown preset '$preset' (serial, openmp or cuda)" ;; esac
 
 bash "$here/bootstrap.sh" "$preset"
 cmake --preset "$preset" >/dev/null
@@ -38,7 +44,7 @@ for experiment in $(cat "$here/experiments.txt"); do
   program="build/$preset/apps/$experiment/nbk-${experiment//_/-}"
   echo
   echo "=== $experiment ($preset preset) ==="
-  "$program" --json "$results/$experiment.json" "$@" || { status=$?; log "$experiment exited with $status"; }
+  "$program" --json "$results/$experiment.json" || { status=$?; log "$experiment exited with $status"; }
 done
 echo
 log "JSON results in $results/"
