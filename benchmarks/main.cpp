@@ -4,10 +4,18 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include "nbk/app_options.hpp"
+#include "nbk/cli.hpp"
+#include "nbk/errors.hpp"
 #include "nbk/run_context.hpp"
 #include "registry.hpp"
 
 int main(int argc, char* argv[]) {
+  try {
+    nbk::require_usable_device();
+  } catch (const nbk::InputError& e) {
+    return nbk::report_input_error("nbk_bench", e.what());
+  }
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

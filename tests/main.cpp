@@ -2,8 +2,19 @@
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
+#include <iostream>
+
+#include "nbk/app_options.hpp"
+#include "nbk/errors.hpp"
+
 int main(int argc, char* argv[]) {
   ::testing::InitGoogleTest(&argc, argv);
+  try {
+    nbk::require_usable_device();
+  } catch (const nbk::InputError& e) {
+    std::cerr << "nbk_tests: error: " << e.what() << '\n';
+    return 1;
+  }
   Kokkos::initialize(argc, argv);
   const int result = RUN_ALL_TESTS();
   Kokkos::finalize();

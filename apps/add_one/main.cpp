@@ -187,6 +187,7 @@ int main(int argc, char* argv[]) {
     options.probe_elements = nbk::parse_probe_size(probe_text);
     nbk::require_writable(options.json_path);
 
+    nbk::require_usable_device();
     Kokkos::ScopeGuard kokkos(argc, argv);
     return run(options);
   } catch (const nbk::InputError& e) {

@@ -247,6 +247,7 @@ int main(int argc, char* argv[]) {
     nbk::require_host_memory(std::max(two_copies, two_copies / 2 + probe), "--size " + size_text + " (float64)");
     nbk::require_writable(options.json_path);
 
+    nbk::require_usable_device();
     Kokkos::ScopeGuard kokkos(argc, argv);
     return run(options);
   } catch (const nbk::InputError& e) {

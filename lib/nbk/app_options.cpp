@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "nbk/cli.hpp"
+#include "nbk/device_info.hpp"
 #include "nbk/errors.hpp"
 #include "nbk/memory.hpp"
 
@@ -39,6 +40,13 @@ int parse_repetitions(const std::string& text) {
 void require_writable(const std::string& json_path) {
   if (!json_path.empty() && !std::ofstream(json_path, std::ios::app))
     throw InputError("cannot write JSON file '" + json_path + "'");
+}
+
+void require_usable_device() {
+  const CudaReport cuda = cuda_report();
+  if (cuda.in_build && cuda.devices.empty())
+    throw InputError("this build enables CUDA but no device is usable (" + cuda.error +
+                     "); run it on a machine with a GPU, or use the openmp preset");
 }
 
 }  // namespace nbk
