@@ -15,6 +15,7 @@
 #include "nbk/app_options.hpp"
 #include "nbk/cli.hpp"
 #include "nbk/errors.hpp"
+#include "nbk/experiment_main.hpp"
 #include "nbk/json_file.hpp"
 #include "nbk/memory.hpp"
 #include "nbk/run_context.hpp"
@@ -179,18 +180,15 @@ int main(int argc, char* argv[]) {
   nbk::add_probe_size_option(app, probe_text);
   if (auto code = nbk::parse_command_line(app, argc, argv)) return *code;
 
-  try {
-    options.n = nbk::parse_count(size_text, "--size");
-    // Every method keeps at least one copy of the array on the host.
-    const auto bytes = nbk::checked_bytes(options.n, sizeof(nbk::add_one::Element), "--size " + size_text);
-    nbk::require_host_memory(bytes, "--size " + size_text + " (int32)");
-    options.probe_elements = nbk::parse_probe_size(probe_text);
-    nbk::require_writable(options.json_path);
-
-    nbk::require_usable_device();
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    return run(options);
-  } catch (const nbk::InputError& e) {
-    return nbk::report_input_error(app.get_name(), e.what());
-  }
+  return nbk::run_experiment(
+      app.get_name(), argc, argv,
+      [&] {
+        options.n = nbk::parse_count(size_text, "--size");
+        // Every method keeps at least one copy of the array on the host.
+        const auto bytes = nbk::checked_bytes(options.n, sizeof(nbk::add_one::Element), "--size " + size_text);
+        nbk::require_host_memory(bytes, "--size " + size_text + " (int32)");
+        options.probe_elements = nbk::parse_probe_size(probe_text);
+        nbk::require_writable(options.json_path);
+      },
+      [&] { return run(options); });
 }

@@ -15,6 +15,7 @@
 #include "nbk/app_options.hpp"
 #include "nbk/cli.hpp"
 #include "nbk/errors.hpp"
+#include "nbk/experiment_main.hpp"
 #include "nbk/json_file.hpp"
 #include "nbk/random_data.hpp"
 #include "nbk/run_context.hpp"
@@ -217,24 +218,21 @@ int main(int argc, char* argv[]) {
   app.add_option("--json", options.json_path, "also write the results as JSON to this file");
   if (auto code = nbk::parse_command_line(app, argc, argv)) return *code;
 
-  try {
-    options.n = nbk::parse_count(size_text, "--size");
-    options.seed = nbk::parse_seed(seed_text, "--seed");
-    options.repetitions = nbk::parse_repetitions(repetitions_text);
-    options.probe_elements = nbk::parse_probe_size(probe_text);
-    options.variants = variants.empty() ? std::set<std::string>(variant_names.begin(), variant_names.end())
-                                        : std::set<std::string>(variants.begin(), variants.end());
-    // The host keeps the generated array and one copy per CPU space at a time, and the
-    // bandwidth probe needs three 256 MiB arrays while nothing else is allocated per space.
-    const auto two_copies = nbk::checked_bytes(options.n, 2 * sizeof(float), "--size " + size_text);
-    const std::uint64_t probe = nbk::probe_host_bytes(options.probe_elements);
-    nbk::require_host_memory(std::max(two_copies, two_copies / 2 + probe), "--size " + size_text + " (float32)");
-    nbk::require_writable(options.json_path);
-
-    nbk::require_usable_device();
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    return run(options);
-  } catch (const nbk::InputError& e) {
-    return nbk::report_input_error(app.get_name(), e.what());
-  }
+  return nbk::run_experiment(
+      app.get_name(), argc, argv,
+      [&] {
+        options.n = nbk::parse_count(size_text, "--size");
+        options.seed = nbk::parse_seed(seed_text, "--seed");
+        options.repetitions = nbk::parse_repetitions(repetitions_text);
+        options.probe_elements = nbk::parse_probe_size(probe_text);
+        options.variants = variants.empty() ? std::set<std::string>(variant_names.begin(), variant_names.end())
+                                            : std::set<std::string>(variants.begin(), variants.end());
+        // The host keeps the generated array and one copy per CPU space at a time, and the
+        // bandwidth probe needs three 256 MiB arrays while nothing else is allocated per space.
+        const auto two_copies = nbk::checked_bytes(options.n, 2 * sizeof(float), "--size " + size_text);
+        const std::uint64_t probe = nbk::probe_host_bytes(options.probe_elements);
+        nbk::require_host_memory(std::max(two_copies, two_copies / 2 + probe), "--size " + size_text + " (float32)");
+        nbk::require_writable(options.json_path);
+      },
+      [&] { return run(options); });
 }
