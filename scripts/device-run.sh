@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh). Reports go to
+# $OUT (or .device/out): log.txt, device_info.json, tests.json, add_one.json, sum.json,
+# product.json, bench.json. Usage: bash .device/run.sh [info] [tests] [apps] [bench]
+set -u
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${OUT:-$here/out}"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench)
+status=0
+note() { echo "== $*" | tee -a "$out/log.txt"; }
+run() { "$@" 2>&1 | tee -a "$out/log.txt"; local rc=${PIPESTATUS[0]}; ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }; }
+
+for step in "${steps[@]}"; do
+  case "$step" in
+    info)  note "device info"; nvidia-smi -L 2>&1 | tee -a "$out/log.txt"
+           run "$here/bin/nbk-device-info" --json "$out/device_info.json" ;;
+    tests) note "tests"; OMP_PROC_BIND=false run "$here/bin/nbk_tests" --gtest_output="json:$out/tests.json" --gtest_brief=1 ;;
+    apps)  export OMP_PROC_BIND=spread OMP_PLACES=threads
+           for app in add_one sum product; do
+             note "$app"; run "$here/bin/nbk-${app//_/-}" --json "$out/$app.json"
+           done ;;
+    bench) export OMP_PROC_BIND=spread OMP_PLACES=threads
+           note "benchmarks"
+           run "$here/bin/nbk_bench" --benchmark_repetitions="${REPS:-3}" --benchmark_min_time=0.1 \
+               --benchmark_out="$out/bench.json" --benchmark_out_format=json ;;
+    *) echo "device-run: unknown step '$step' (info, tests, apps, bench)" >&2; exit 2 ;;
+  esac
+done
+exit "$status"

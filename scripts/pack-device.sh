@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Packs the cuda build for a GPU machine that has a driver and CUDA 13 but none of this
+# project's libraries and no network (the workplace's device machines): builds the cuda
+# preset, then copies the programs, nbk_tests, nbk_bench and every shared library they load
+# except glibc's and the driver's into .device/ (git-ignored, ~25 MB) with .device/run.sh,
+# which runs them there and writes its reports to $OUT.
+#   here:  scripts/pack-device.sh
+#   there: bash .device/run.sh [info] [tests] [apps] [bench]     (default: all four)
+# The machine needs glibc 2.36 or newer (this machine's libstdc++ is carried and needs it).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/.."
+source "$here/common.sh"
+
+bash "$here/bootstrap.sh" cuda
+export PATH="/usr/local/cuda/bin:$PATH"
+cmake --preset cuda >/dev/null
+cmake --build --preset cuda
+
+rm -rf .device && mkdir -p .device/bin .device/lib
+cp build/cuda/apps/*/nbk-* build/cuda/tests/nbk_tests build/cuda/benchmarks/nbk_bench .device/bin/
+# Every shared library the binaries load, except glibc's own and the driver's.
+for lib in $(ldd .device/bin/* | awk '/=> \//{print $3}' | sort -u); do
+  case "$(basename "$lib")" in
+    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+    *) cp -L "$lib" .device/lib/ ;;
+  esac
+done
+cp "$here/device-run.sh" .device/run.sh
+du -sh .device
+log "packed .device/; on the GPU machine: bash .device/run.sh (carry .device)"
