@@ -13,14 +13,4 @@ void write_json_file(const std::string& path, const nlohmann::json& document) {
   if (!out.flush()) throw InputError("failed writing JSON file '" + path + "'");
 }
 
-nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read JSON file '" + path + "'");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("'" + path + "' is not valid JSON: " + e.what());
-  }
-}
-
 }  // namespace nbk

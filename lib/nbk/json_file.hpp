@@ -1,6 +1,5 @@
 #pragma once
-// Writing and reading the programs' JSON files, with InputError (exit 2) for a path that
-// cannot be written, a file that is missing, or text that is not JSON.
+// Writing the programs' JSON files, with InputError (exit 2) for a path that cannot be written.
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -8,6 +7,5 @@
 namespace nbk {
 
 void write_json_file(const std::string& path, const nlohmann::json& document);
-nlohmann::json read_json_file(const std::string& path);
 
 }  // namespace nbk
