@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "nbk/policy.hpp"
+#include "nbk/reduce.hpp"
 
 namespace nbk {
 
@@ -13,10 +14,7 @@ namespace nbk {
 // same space and policy as the kernel that will use it.
 template <class ExecSpace, class View>
 void fill(const ExecSpace& exec, const View& v, typename View::const_value_type value) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(Kokkos::is_view<View>::value && View::rank == 1);
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-                "fill: the view's memory is not accessible from this execution space");
+  check_1d_arguments<ExecSpace, View>();
   Kokkos::parallel_for(
       "nbk::fill", range(exec, 0, static_cast<Index>(v.extent(0))),
       KOKKOS_LAMBDA(Index i) { v(i) = value; });
@@ -25,10 +23,7 @@ void fill(const ExecSpace& exec, const View& v, typename View::const_value_type 
 // v[i] += 1 for every i: the document's convert_to_one kernel (labelled nbk::add_one).
 template <class ExecSpace, class View>
 void increment(const ExecSpace& exec, const View& v) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(Kokkos::is_view<View>::value && View::rank == 1);
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-                "increment: the view's memory is not accessible from this execution space");
+  check_1d_arguments<ExecSpace, View>();
   Kokkos::parallel_for(
       "nbk::add_one", range(exec, 0, static_cast<Index>(v.extent(0))),
       KOKKOS_LAMBDA(Index i) { v(i) += 1; });
@@ -38,13 +33,10 @@ void increment(const ExecSpace& exec, const View& v) {
 // variant uses it on the host as "the host reads the result", which migrates the pages back.
 template <class ExecSpace, class View>
 std::int64_t sum_elements(const ExecSpace& exec, const View& v) {
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-                "sum_elements: the view's memory is not accessible from this execution space");
-  std::int64_t total = 0;
-  Kokkos::parallel_reduce(
+  check_1d_arguments<ExecSpace, View>();
+  return reduce_into_host<Kokkos::Sum, std::int64_t>(
       "nbk::sum_elements", range(exec, 0, static_cast<Index>(v.extent(0))),
-      KOKKOS_LAMBDA(Index i, std::int64_t & partial) { partial += v(i); }, total);
-  return total;
+      KOKKOS_LAMBDA(Index i, std::int64_t & partial) { partial += v(i); });
 }
 
 }  // namespace nbk

@@ -12,6 +12,15 @@ using Index = std::int64_t;
 template <class ExecSpace>
 using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>>;
 
+// What a 1-D workload requires of its arguments, checked at compile time.
+template <class ExecSpace, class View>
+constexpr void check_1d_arguments() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value, "the first argument must be an execution space");
+  static_assert(Kokkos::is_view<View>::value && View::rank == 1, "the data must be a rank-1 View");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "the view's memory is not accessible from this execution space");
+}
+
 template <class ExecSpace>
 Range<ExecSpace> range(const ExecSpace& exec, Index begin, Index end) {
   return Range<ExecSpace>(exec, begin, end);

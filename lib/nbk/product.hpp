@@ -18,11 +18,8 @@ namespace nbk::product {
 namespace detail {
 template <class ExecSpace, class View>
 constexpr void check_input() {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(Kokkos::is_view<View>::value && View::rank == 1);
+  check_1d_arguments<ExecSpace, View>();
   static_assert(std::is_same_v<typename View::non_const_value_type, double>, "the product reads float64 data");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-                "product: the view's memory is not accessible from this execution space");
 }
 }  // namespace detail
 
@@ -30,16 +27,18 @@ constexpr void check_input() {
 template <class ExecSpace, class View>
 double reduce_product(const ExecSpace& exec, const View& x) {
   detail::check_input<ExecSpace, View>();
-  return nbk::reduce_product<double>("nbk::product::prod", range(exec, 0, static_cast<Index>(x.extent(0))),
-                                KOKKOS_LAMBDA(Index i, double& partial) { partial *= x(i); });
+  return reduce_into_host<Kokkos::Prod, double>(
+      "nbk::product::prod", range(exec, 0, static_cast<Index>(x.extent(0))),
+      KOKKOS_LAMBDA(Index i, double& partial) { partial *= x(i); });
 }
 
 // sum log(x_i): log of the product, without the product's range limits.
 template <class ExecSpace, class View>
 double reduce_log_sum(const ExecSpace& exec, const View& x) {
   detail::check_input<ExecSpace, View>();
-  return nbk::reduce_sum<double>("nbk::product::log_sum", range(exec, 0, static_cast<Index>(x.extent(0))),
-                            KOKKOS_LAMBDA(Index i, double& partial) { partial += nbk::math::log(x(i)); });
+  return reduce_into_host<Kokkos::Sum, double>(
+      "nbk::product::log_sum", range(exec, 0, static_cast<Index>(x.extent(0))),
+      KOKKOS_LAMBDA(Index i, double& partial) { partial += nbk::math::log(x(i)); });
 }
 
 // Host references: the product in index order, and where it first became zero (-1: never).

@@ -13,18 +13,12 @@
 
 namespace nbk {
 
-template <class T, class Policy, class Functor>
-T reduce_sum(const std::string& label, const Policy& policy, const Functor& functor) {
+// parallel_reduce with the built-in reducer Reducer (Kokkos::Sum, Kokkos::Prod, ...) into a
+// host View, then fenced; returns the reduced value.
+template <template <class, class> class Reducer, class T, class Policy, class Functor>
+T reduce_into_host(const std::string& label, const Policy& policy, const Functor& functor) {
   Kokkos::View<T, Kokkos::HostSpace> result(label + " result");
-  Kokkos::parallel_reduce(label, policy, functor, Kokkos::Sum<T, Kokkos::HostSpace>(result));
-  nbk::fence(policy.space(), label);
-  return result();
-}
-
-template <class T, class Policy, class Functor>
-T reduce_product(const std::string& label, const Policy& policy, const Functor& functor) {
-  Kokkos::View<T, Kokkos::HostSpace> result(label + " result");
-  Kokkos::parallel_reduce(label, policy, functor, Kokkos::Prod<T, Kokkos::HostSpace>(result));
+  Kokkos::parallel_reduce(label, policy, functor, Reducer<T, Kokkos::HostSpace>(result));
   nbk::fence(policy.space(), label);
   return result();
 }

@@ -24,11 +24,8 @@ KOKKOS_INLINE_FUNCTION Index smaller(Index a, Index b) { return a < b ? a : b; }
 
 template <class ExecSpace, class View>
 constexpr void check_input() {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(Kokkos::is_view<View>::value && View::rank == 1);
+  check_1d_arguments<ExecSpace, View>();
   static_assert(std::is_same_v<typename View::non_const_value_type, float>, "the sums read float32 data");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-                "sum: the view's memory is not accessible from this execution space");
 }
 }  // namespace detail
 
@@ -44,16 +41,18 @@ inline float host_loop(const float* x, Index n) {
 template <class ExecSpace, class View>
 float builtin_sum(const ExecSpace& exec, const View& x) {
   detail::check_input<ExecSpace, View>();
-  return nbk::reduce_sum<float>("nbk::sum::builtin", range(exec, 0, static_cast<Index>(x.extent(0))),
-                          KOKKOS_LAMBDA(Index i, float& partial) { partial += x(i); });
+  return reduce_into_host<Kokkos::Sum, float>(
+      "nbk::sum::builtin", range(exec, 0, static_cast<Index>(x.extent(0))),
+      KOKKOS_LAMBDA(Index i, float& partial) { partial += x(i); });
 }
 
 // parallel_reduce with a double accumulator over the float data.
 template <class ExecSpace, class View>
 double accurate_sum(const ExecSpace& exec, const View& x) {
   detail::check_input<ExecSpace, View>();
-  return nbk::reduce_sum<double>("nbk::sum::accurate", range(exec, 0, static_cast<Index>(x.extent(0))),
-                           KOKKOS_LAMBDA(Index i, double& partial) { partial += static_cast<double>(x(i)); });
+  return reduce_into_host<Kokkos::Sum, double>(
+      "nbk::sum::accurate", range(exec, 0, static_cast<Index>(x.extent(0))),
+      KOKKOS_LAMBDA(Index i, double& partial) { partial += static_cast<double>(x(i)); });
 }
 
 // How the hand-written tree splits the work: `league` teams of `team_size` threads; team r
@@ -180,8 +179,9 @@ class TreeSum {
   float finish_on_device(const View& x) {
     tree_partials(exec_, x, partials_, shape_.team_size);
     const Partials partials = partials_;
-    return nbk::reduce_sum<float>("nbk::sum::tree_finish", range(exec_, 0, static_cast<Index>(shape_.league)),
-                             KOKKOS_LAMBDA(Index r, float& partial) { partial += partials(r); });
+    return reduce_into_host<Kokkos::Sum, float>(
+        "nbk::sum::tree_finish", range(exec_, 0, static_cast<Index>(shape_.league)),
+        KOKKOS_LAMBDA(Index r, float& partial) { partial += partials(r); });
   }
 
  private:
