@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -33,13 +32,7 @@ using HostData = Kokkos::View<const double*, Kokkos::HostSpace>;
 
 inline constexpr double log_sum_tolerance = 1e-12;  // relative, as the issue asks
 
-struct Options {
-  std::int64_t n = 0;
-  std::uint64_t seed = 0;
-  int repetitions = 0;
-  std::int64_t probe_elements = 0;  // 0: the probe's default for each space
-  std::string json_path;
-};
+using Options = nbk::SampleOptions;
 
 struct Reference {
   nbk::product::HostProduct product;  // in index order, in double
@@ -227,28 +220,12 @@ int main(int argc, char* argv[]) {
   CLI::App app{"Seed 004: the product of float64 uniforms with Kokkos::Prod on every enabled space, and the sum\n"
                "of their logarithms. Kokkos flags (--kokkos-NAME=VALUE) pass through."};
   app.name("nbk-product");
-  std::string size_text = "4000000", seed_text = "1", repetitions_text = "5";
   Options options;
-  app.add_option("--size", size_text, "samples (digits or 2^K); the document's 4,000,000")->capture_default_str();
-  app.add_option("--seed", seed_text, "seed of the generator")->capture_default_str();
-  app.add_option("--repetitions", repetitions_text, "timed calls after one warm-up")->capture_default_str();
-  std::string probe_text;
-  nbk::add_probe_size_option(app, probe_text);
-  app.add_option("--json", options.json_path, "also write the results as JSON to this file");
+  options.add_to(app, "4000000", "the document's 4,000,000");
   if (auto code = nbk::parse_command_line(app, argc, argv)) return *code;
 
   return nbk::run_experiment(
       app.get_name(), argc, argv,
-      [&] {
-        options.n = nbk::parse_count(size_text, "--size");
-        options.seed = nbk::parse_seed(seed_text, "--seed");
-        options.repetitions = nbk::parse_repetitions(repetitions_text);
-        options.probe_elements = nbk::parse_probe_size(probe_text);
-        // The host array and one copy per CPU space, or the probe's three 256 MiB arrays.
-        const auto two_copies = nbk::checked_bytes(options.n, 2 * sizeof(double), "--size " + size_text);
-        const std::uint64_t probe = nbk::probe_host_bytes(options.probe_elements);
-        nbk::require_host_memory(std::max(two_copies, two_copies / 2 + probe), "--size " + size_text + " (float64)");
-        nbk::require_writable(options.json_path);
-      },
+      [&] { options.parse(sizeof(double), "float64"); },
       [&] { return run(options); });
 }

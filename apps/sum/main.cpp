@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -29,13 +28,8 @@ using nbk::sum_app::Row;
 
 const std::vector<std::string> variant_names = {"host-loop", "builtin", "tree-host", "tree-device", "accurate"};
 
-struct Options {
-  std::int64_t n = 0;
-  std::uint64_t seed = 0;
-  int repetitions = 0;
-  std::int64_t probe_elements = 0;  // 0: the probe's default for each space
+struct Options : nbk::SampleOptions {
   std::set<std::string> variants;
-  std::string json_path;
 };
 
 std::string digits_text(double digits) {
@@ -206,33 +200,18 @@ int main(int argc, char* argv[]) {
                "tree and a double accumulator on every enabled space; time, bandwidth, and error against the exact\n"
                "sum. Kokkos flags (--kokkos-NAME=VALUE) pass through."};
   app.name("nbk-sum");
-  std::string size_text = "134217571", seed_text = "1", repetitions_text = "5";
   std::vector<std::string> variants;
   Options options;
-  app.add_option("--size", size_text, "samples (digits or 2^K); the document's 2^27 - 157")->capture_default_str();
-  app.add_option("--seed", seed_text, "seed of the generator")->capture_default_str();
-  app.add_option("--repetitions", repetitions_text, "timed calls per variant after one warm-up")->capture_default_str();
+  options.add_to(app, "134217571", "the document's 2^27 - 157");
   app.add_option("--variant", variants, "run only these variants (repeatable)")->check(CLI::IsMember(variant_names));
-  std::string probe_text;
-  nbk::add_probe_size_option(app, probe_text);
-  app.add_option("--json", options.json_path, "also write the results as JSON to this file");
   if (auto code = nbk::parse_command_line(app, argc, argv)) return *code;
 
   return nbk::run_experiment(
       app.get_name(), argc, argv,
       [&] {
-        options.n = nbk::parse_count(size_text, "--size");
-        options.seed = nbk::parse_seed(seed_text, "--seed");
-        options.repetitions = nbk::parse_repetitions(repetitions_text);
-        options.probe_elements = nbk::parse_probe_size(probe_text);
+        options.parse(sizeof(float), "float32");
         options.variants = variants.empty() ? std::set<std::string>(variant_names.begin(), variant_names.end())
                                             : std::set<std::string>(variants.begin(), variants.end());
-        // The host keeps the generated array and one copy per CPU space at a time, and the
-        // bandwidth probe needs three 256 MiB arrays while nothing else is allocated per space.
-        const auto two_copies = nbk::checked_bytes(options.n, 2 * sizeof(float), "--size " + size_text);
-        const std::uint64_t probe = nbk::probe_host_bytes(options.probe_elements);
-        nbk::require_host_memory(std::max(two_copies, two_copies / 2 + probe), "--size " + size_text + " (float32)");
-        nbk::require_writable(options.json_path);
       },
       [&] { return run(options); });
 }

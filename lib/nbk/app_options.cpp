@@ -1,5 +1,6 @@
 #include "nbk/app_options.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include "nbk/cli.hpp"
@@ -40,6 +41,27 @@ int parse_repetitions(const std::string& text) {
 void require_writable(const std::string& json_path) {
   if (!json_path.empty() && !std::ofstream(json_path, std::ios::app))
     throw InputError("cannot write JSON file '" + json_path + "'");
+}
+
+void SampleOptions::add_to(CLI::App& app, const std::string& default_size, const std::string& size_help) {
+  size_text_ = default_size;
+  app.add_option("--size", size_text_, "samples (digits or 2^K); " + size_help)->capture_default_str();
+  app.add_option("--seed", seed_text_, "seed of the generator")->capture_default_str();
+  app.add_option("--repetitions", repetitions_text_, "timed calls (per variant) after one warm-up")
+      ->capture_default_str();
+  add_probe_size_option(app, probe_text_);
+  app.add_option("--json", json_path, "also write the results as JSON to this file");
+}
+
+void SampleOptions::parse(std::uint64_t sample_bytes, const std::string& type_name) {
+  n = parse_count(size_text_, "--size");
+  seed = parse_seed(seed_text_, "--seed");
+  repetitions = parse_repetitions(repetitions_text_);
+  probe_elements = parse_probe_size(probe_text_);
+  const auto two_copies = checked_bytes(n, 2 * sample_bytes, "--size " + size_text_);
+  require_host_memory(std::max(two_copies, two_copies / 2 + probe_host_bytes(probe_elements)),
+                      "--size " + size_text_ + " (" + type_name + ")");
+  require_writable(json_path);
 }
 
 void require_usable_device() {
