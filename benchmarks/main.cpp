@@ -4,11 +4,11 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
-#include "nbk/app_options.hpp"
-#include "nbk/cli.hpp"
-#include "nbk/errors.hpp"
-#include "nbk/run_context.hpp"
-#include "registry.hpp"
+#include "nbk/report/app_options.hpp"
+#include "nbk/core/cli.hpp"
+#include "nbk/core/errors.hpp"
+#include "nbk/report/run_context.hpp"
+#include "registrar.hpp"
 
 int main(int argc, char* argv[]) {
   try {
@@ -24,10 +24,9 @@ int main(int argc, char* argv[]) {
   for (const auto& [key, value] : context.items())
     benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
 
-  nbk::bench::register_add_one();
-  nbk::bench::register_sum();
-  nbk::bench::register_product();
+  nbk::bench::register_all();
   benchmark::RunSpecifiedBenchmarks();
+  nbk::bench::release_problems();
   benchmark::Shutdown();
   return 0;
 }

@@ -12,7 +12,8 @@ nbk_app_test(sum.bad_repetitions 2 nbk-sum --repetitions 0)
 nbk_app_test(sum.unknown_option 2 nbk-sum --frobnicate)
 nbk_app_test(sum.unwritable_json 2 nbk-sum --size 10 --json /nonexistent/dir/out.json)
 nbk_app_test(product.bad_seed 2 nbk-product --seed -1)
-nbk_app_test(product.unknown_option 2 nbk-product --variant prod)
+nbk_app_test(product.unknown_variant 2 nbk-product --variant nope)
+nbk_app_test(product.unknown_option 2 nbk-product --frobnicate)
 nbk_app_test(device_info.unknown_option 2 nbk-device-info --size 3)
 nbk_app_test(device_info.unwritable_json 2 nbk-device-info --json /nonexistent/dir/out.json)
 nbk_app_test(sum.small_run 0 nbk-sum --size 100003 --probe-size 4096 --repetitions 2
@@ -22,3 +23,13 @@ nbk_app_test(product.small_run 0 nbk-product --size 100003 --probe-size 4096 --r
 nbk_app_test(product.representable_run 0 nbk-product --size 300 --probe-size 4096 --repetitions 2)
 nbk_app_test(device_info.run 0 nbk-device-info
              --json ${CMAKE_CURRENT_BINARY_DIR}/device_info.json JSON ${CMAKE_CURRENT_BINARY_DIR}/device_info.json)
+# Seed 002's maximum: shapes as sizes, bad shapes refused, a small run with its sweep.
+foreach(bad IN ITEMS 0 7x0x3 7x9 -4 abc 2^21x2^21x2^21 "")
+  string(MAKE_C_IDENTIFIER "size_${bad}" id)
+  nbk_app_test(maximum.bad_${id} 2 nbk-maximum --size "${bad}")
+endforeach()
+nbk_app_test(maximum.unknown_variant 2 nbk-maximum --variant warp-drive)
+nbk_app_test(maximum.unknown_space 2 nbk-maximum --space quantum)
+nbk_app_test(maximum.bad_sweep_to 2 nbk-maximum --sweep-to 0)
+nbk_app_test(maximum.small_run 0 nbk-maximum --size 7x9x13 --size 32 --probe-size 4096 --repetitions 2 --sweep-to 2^14
+             --json ${CMAKE_CURRENT_BINARY_DIR}/maximum_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/maximum_small.json)

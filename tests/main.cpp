@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "nbk/app_options.hpp"
-#include "nbk/errors.hpp"
+#include "nbk/report/app_options.hpp"
+#include "nbk/core/errors.hpp"
 
 int main(int argc, char* argv[]) {
   // Kokkos prints an OMP_PROC_BIND advice to stdout when it is unset, and test discovery

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "nbk/spaces.hpp"
+#include "nbk/core/spaces.hpp"
 
 namespace nbk::test {
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "nbk/add_one.hpp"
-#include "nbk/add_one_variants.hpp"
-#include "nbk/memory.hpp"
+#include "nbk/add_one/kernels.hpp"
+#include "nbk/add_one/methods.hpp"
+#include "nbk/core/memory.hpp"
 #include "spaces.hpp"
 
 namespace {
@@ -73,51 +73,44 @@ TEST(AddOneSplit, HalvesFollowArraySplit) {
 }
 
 // Every method, on every space, for empty, tiny, odd and split-straddling sizes: each call
-// adds exactly one, and the second call builds on the first (the document's explicit
-// method got that wrong).
-template <class Variant>
-void expect_counts_calls(Variant& variant, std::int64_t n, int calls) {
-  variant.prepare(n);
-  for (int c = 0; c < calls; ++c) EXPECT_GE(variant.call(), 0.0);
-  EXPECT_EQ(variant.calls(), calls);
-  EXPECT_EQ(variant.mismatches(), 0) << "n = " << n << ", calls = " << calls;
-  EXPECT_EQ(variant.traffic().total(), 2 * sizeof(Element) * static_cast<std::uint64_t>(n));
+// adds exactly one, and every call builds on the one before (the document's explicit method
+// got that wrong).
+template <class Method>
+void expect_counts_calls(Method&& method, std::int64_t n, int calls) {
+  for (int c = 0; c < calls; ++c) {
+    method.run();
+    method.record();
+  }
+  const auto verdict = method.verdict();
+  EXPECT_TRUE(verdict.ok) << "n = " << n << ", calls = " << calls << ": " << verdict.summary;
+  EXPECT_EQ(verdict.details["calls"], calls);
 }
 
 const std::int64_t kVariantSizes[] = {0, 1, 2, 3, 1001, 65536 + 1};
 
 TYPED_TEST(AddOne, ResidentMethod) {
-  nbk::add_one::Resident<TypeParam> variant;
-  for (auto n : kVariantSizes) expect_counts_calls(variant, n, 2);
+  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::Resident<TypeParam>(n), n, 2);
 }
 
 TYPED_TEST(AddOne, ManagedMethod) {
-  nbk::add_one::Managed<TypeParam> variant(false);
-  for (auto n : kVariantSizes) expect_counts_calls(variant, n, 2);
+  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::Managed<TypeParam>(n, false), n, 2);
 }
 
 TYPED_TEST(AddOne, ManagedMethodWithPrefetch) {
-  nbk::add_one::Managed<TypeParam> variant(true);
-  for (auto n : kVariantSizes) expect_counts_calls(variant, n, 2);
+  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::Managed<TypeParam>(n, true), n, 2);
 }
 
 TYPED_TEST(AddOne, ExplicitMethod) {
-  nbk::add_one::Explicit<TypeParam> variant;
-  for (auto n : kVariantSizes) expect_counts_calls(variant, n, 2);
+  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::Explicit<TypeParam>(n), n, 2);
 }
 
 TYPED_TEST(AddOne, SplitStreamsMethod) {
-  nbk::add_one::SplitStreams<TypeParam> variant;
-  for (auto n : kVariantSizes) expect_counts_calls(variant, n, 2);
+  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::SplitStreams<TypeParam>(n), n, 2);
 }
 
 TYPED_TEST(AddOne, RepeatedCallsAccumulate) {
-  nbk::add_one::Explicit<TypeParam> explicit_method;
-  expect_counts_calls(explicit_method, 4097, 5);
-  nbk::add_one::SplitStreams<TypeParam> split;
-  expect_counts_calls(split, 4097, 5);
-  // prepare() starts over from zeros.
-  expect_counts_calls(split, 4097, 1);
+  expect_counts_calls(nbk::add_one::Explicit<TypeParam>(4097), 4097, 5);
+  expect_counts_calls(nbk::add_one::SplitStreams<TypeParam>(4097), 4097, 5);
 }
 
 }  // namespace

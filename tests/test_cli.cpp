@@ -1,9 +1,9 @@
 // The command-line conventions every program shares.
 #include <gtest/gtest.h>
 
-#include "nbk/cli.hpp"
-#include "nbk/errors.hpp"
-#include "nbk/table.hpp"
+#include "nbk/core/cli.hpp"
+#include "nbk/core/errors.hpp"
+#include "nbk/report/table.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
-#include "nbk/device_info.hpp"
-#include "nbk/spaces.hpp"
+#include "nbk/report/hardware.hpp"
+#include "nbk/core/spaces.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "nbk/errors.hpp"
-#include "nbk/memory.hpp"
+#include "nbk/core/errors.hpp"
+#include "nbk/core/memory.hpp"
 
 namespace {
 

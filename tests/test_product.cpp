@@ -8,10 +8,10 @@
 #include <limits>
 #include <vector>
 
-#include "nbk/exact_sum.hpp"
-#include "nbk/product.hpp"
-#include "nbk/random_data.hpp"
-#include "nbk/verify.hpp"
+#include "nbk/core/exact_sum.hpp"
+#include "nbk/product/kernels.hpp"
+#include "nbk/core/random_data.hpp"
+#include "nbk/core/verify.hpp"
 #include "spaces.hpp"
 
 namespace {

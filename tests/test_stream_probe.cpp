@@ -1,7 +1,7 @@
 // The bandwidth probe that every "% of achievable" figure divides by.
 #include <gtest/gtest.h>
 
-#include "nbk/stream_probe.hpp"
+#include "nbk/report/stream_probe.hpp"
 #include "spaces.hpp"
 
 namespace {

@@ -9,10 +9,10 @@
 #include <limits>
 #include <vector>
 
-#include "nbk/exact_sum.hpp"
-#include "nbk/random_data.hpp"
-#include "nbk/sum.hpp"
-#include "nbk/sum_accuracy.hpp"
+#include "nbk/core/exact_sum.hpp"
+#include "nbk/core/random_data.hpp"
+#include "nbk/sum/kernels.hpp"
+#include "nbk/sum/accuracy.hpp"
 #include "spaces.hpp"
 
 namespace {
@@ -142,7 +142,7 @@ class Sum : public ::testing::Test {
  protected:
   struct Results {
     float builtin, tree_host, tree_device;
-    double accurate;
+    double accurate, blocked;
   };
 
   static Kokkos::View<float*, typename Space::memory_space> upload(const std::vector<float>& values) {
@@ -159,7 +159,7 @@ class Sum : public ::testing::Test {
     const auto x = upload(values);
     nbk::sum::TreeSum<Space> tree(Space(), shape);
     return {nbk::sum::builtin_sum(Space(), x), tree.finish_on_host(x), tree.finish_on_device(x),
-            nbk::sum::accurate_sum(Space(), x)};
+            nbk::sum::accurate_sum(Space(), x), nbk::sum::blocked_sum(Space(), x)};
   }
 
   static Results all(const std::vector<float>& values) {
@@ -183,6 +183,7 @@ class Sum : public ::testing::Test {
     EXPECT_EQ(r.tree_host, static_cast<float>(expected));
     EXPECT_EQ(r.tree_device, static_cast<float>(expected));
     EXPECT_EQ(r.accurate, expected);
+    EXPECT_EQ(r.blocked, expected);
   }
 };
 TYPED_TEST_SUITE(Sum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
@@ -226,6 +227,16 @@ TYPED_TEST(Sum, DefaultShapeNeverExceedsTheData) {
   }
 }
 
+// Block partials of 1..blocked::block + 1 elements: every lane and tail combination.
+TYPED_TEST(Sum, BlockedSumAtEveryTailLength) {
+  for (Index n = 0; n <= nbk::sum::blocked::block + 1; ++n) {
+    const auto r = TestFixture::all(TestFixture::small_integers(n));
+    EXPECT_EQ(r.blocked, TestFixture::integer_total(n)) << "n = " << n;
+  }
+  const Index several = 5 * nbk::sum::blocked::block + 17;
+  EXPECT_EQ(TestFixture::all(TestFixture::small_integers(several)).blocked, TestFixture::integer_total(several));
+}
+
 TYPED_TEST(Sum, DoubleAccumulatorKeepsWhatFloatLoses) {
   // 2^24, a thousand ones, -2^24: the double accumulator is exact in any order.
   std::vector<float> x = {16777216.0f};
@@ -247,6 +258,7 @@ TYPED_TEST(Sum, NormalDataWithinTheToleranceOfTheExactSum) {
   EXPECT_LE(std::fabs(exact.error_of(r.tree_host)), float_tolerance);
   EXPECT_LE(std::fabs(exact.error_of(r.tree_device)), float_tolerance);
   EXPECT_LE(std::fabs(exact.error_of(r.accurate)), double_tolerance);
+  EXPECT_LE(std::fabs(exact.error_of(r.blocked)), float_tolerance);
   // And the double accumulator is far closer than any float one could be.
   EXPECT_LT(double_tolerance, 1e-6 * float_tolerance);
 }

@@ -1,0 +1,12 @@
+#pragma once
+// Registers every experiment's benchmark families and the references (registrar.cpp);
+// main() calls it once Kokkos is up.
+#include <benchmark/benchmark.h>
+
+namespace nbk::bench {
+
+void register_all();
+// Frees the input the last benchmarks shared: call before Kokkos finalizes.
+void release_problems();
+
+}  // namespace nbk::bench

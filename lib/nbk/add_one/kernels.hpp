@@ -1,0 +1,32 @@
+#pragma once
+// Seed 000's workload: add one to every element of an array, in place.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "nbk/core/fill.hpp"
+#include "nbk/core/policy.hpp"
+#include "nbk/core/reduce.hpp"
+
+namespace nbk {
+
+// v[i] += 1 for every i: the document's convert_to_one kernel (labelled nbk::add_one).
+template <class ExecSpace, class View>
+void increment(const ExecSpace& exec, const View& v) {
+  check_1d_arguments<ExecSpace, View>();
+  Kokkos::parallel_for(
+      "nbk::add_one", range(exec, 0, static_cast<Index>(v.extent(0))),
+      KOKKOS_LAMBDA(Index i) { v(i) += 1; });
+}
+
+// Sum of all elements in 64 bits, run by `exec`: reads every element once. The managed
+// variant uses it on the host as "the host reads the result", which migrates the pages back.
+template <class ExecSpace, class View>
+std::int64_t sum_elements(const ExecSpace& exec, const View& v) {
+  check_1d_arguments<ExecSpace, View>();
+  return reduce_into_host<Kokkos::Sum, std::int64_t>(
+      "nbk::sum_elements", range(exec, 0, static_cast<Index>(v.extent(0))),
+      KOKKOS_LAMBDA(Index i, std::int64_t & partial) { partial += v(i); });
+}
+
+}  // namespace nbk

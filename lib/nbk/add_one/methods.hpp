@@ -1,0 +1,168 @@
+#pragma once
+// Seed 000's methods as Kokkos code: where the array lives, who moves it, and when. Each
+// method owns its data (zeros, first-touched when it is made); a call adds one to every
+// element; the verdict checks every element on the host against the number of calls made.
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "nbk/add_one/kernels.hpp"
+#include "nbk/core/compat.hpp"
+#include "nbk/core/verify.hpp"
+#include "nbk/experiment/experiment.hpp"
+
+namespace nbk::add_one {
+
+using Element = std::int32_t;  // the document's dtype
+
+inline std::uint64_t array_bytes(std::int64_t n) { return static_cast<std::uint64_t>(n) * sizeof(Element); }
+
+// "ok" when no element differs from the number of calls, else how many do.
+inline exp::Verdict count_verdict(std::int64_t wrong, int calls) {
+  exp::Verdict verdict;
+  verdict.ok = wrong == 0;
+  verdict.summary = wrong == 0 ? "ok" : "FAILED (" + std::to_string(wrong) + " wrong)";
+  verdict.details = {{"mismatches", wrong}, {"calls", calls}};
+  return verdict;
+}
+
+template <class View>
+std::int64_t host_mismatches(const View& v, int calls) {
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return count_not_equal(host.data(), static_cast<std::int64_t>(host.extent(0)), static_cast<Element>(calls));
+}
+
+// [0, n) split as np.array_split(a, 2) does: the first half takes the odd element.
+using IndexRange = std::pair<std::int64_t, std::int64_t>;
+inline std::array<IndexRange, 2> halves(std::int64_t n) {
+  const std::int64_t first = (n + 1) / 2;
+  return {IndexRange{0, first}, IndexRange{first, n}};
+}
+
+// The array lives in the space's own memory and a call is the kernel alone. On a CPU space
+// this is the document's njit method; on a GPU, the floor the transfer methods are judged by.
+template <class ExecSpace>
+class Resident final : public exp::Case {
+ public:
+  explicit Resident(std::int64_t n)
+      : data_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::resident"), n) {
+    fill(exec_, data_, 0);
+    nbk::fence(exec_, "nbk::add_one::resident first touch");
+  }
+  void run() override {
+    ++calls_;
+    increment(exec_, data_);
+  }
+  exp::Verdict verdict() override { return count_verdict(host_mismatches(data_, calls_), calls_); }
+
+ private:
+  ExecSpace exec_;
+  Kokkos::View<Element*, typename ExecSpace::memory_space> data_;
+  int calls_ = 0;
+};
+
+// The array starts on the host, in memory both sides address; a call runs the kernel on the
+// device and then the host reads every element (a sum), so pages migrate on demand both ways,
+// as when Numba is handed a NumPy array. With `prefetch`, pages are sent ahead of the kernel.
+template <class ExecSpace>
+class Managed final : public exp::Case {
+ public:
+  Managed(std::int64_t n, bool prefetch)
+      : prefetch_(prefetch), data_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::managed"), n) {
+    fill(Kokkos::DefaultHostExecutionSpace(), data_, 0);
+    nbk::fence("nbk::add_one::managed first touch");
+  }
+  void run() override {
+    ++calls_;
+    if (prefetch_) prefetch_to_device(exec_, data_.data(), array_bytes(data_.extent(0)));
+    increment(exec_, data_);
+    nbk::fence(exec_, "nbk::add_one::managed kernel");
+    host_sum_ = sum_elements(Kokkos::DefaultHostExecutionSpace(), data_);
+  }
+  void record() override {
+    host_sum_ok_ = host_sum_ok_ && host_sum_ == static_cast<std::int64_t>(data_.extent(0)) * calls_;
+  }
+  exp::Verdict verdict() override {
+    const auto n = static_cast<std::int64_t>(data_.extent(0));
+    return count_verdict(host_sum_ok_ ? count_not_equal(data_.data(), n, static_cast<Element>(calls_)) : n, calls_);
+  }
+
+ private:
+  ExecSpace exec_;
+  bool prefetch_;
+  Kokkos::View<Element*, SharedSpace> data_;
+  int calls_ = 0;
+  std::int64_t host_sum_ = 0;
+  bool host_sum_ok_ = true;
+};
+
+// A host copy of the array (in HostMemory, first-touched by the host) and a copy in the
+// execution space's memory; each call moves data between them, and the host copy is checked.
+template <class ExecSpace, class HostMemory>
+class HostAndSpaceCopies : public exp::Case {
+ public:
+  explicit HostAndSpaceCopies(std::int64_t n)
+      : in_space_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::in_space"), n),
+        host_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::host"), n) {
+    fill(Kokkos::DefaultHostExecutionSpace(), host_, 0);
+    nbk::fence("nbk::add_one::host first touch");
+  }
+  exp::Verdict verdict() override {
+    return count_verdict(count_not_equal(host_.data(), static_cast<std::int64_t>(host_.extent(0)),
+                                         static_cast<Element>(calls_)),
+                         calls_);
+  }
+
+ protected:
+  Kokkos::View<Element*, typename ExecSpace::memory_space> in_space_;
+  Kokkos::View<Element*, HostMemory> host_;
+  int calls_ = 0;
+};
+
+// The array lives on the host (pageable memory); each call copies it to the device, runs
+// the kernel and copies it back (cuda.to_device / copy_to_host). Unlike the document's
+// method, the result lands in the same host array, so the second call sees the first's.
+template <class ExecSpace>
+class Explicit final : public HostAndSpaceCopies<ExecSpace, Kokkos::HostSpace> {
+ public:
+  using HostAndSpaceCopies<ExecSpace, Kokkos::HostSpace>::HostAndSpaceCopies;
+  void run() override {
+    ++this->calls_;
+    Kokkos::deep_copy(exec_, this->in_space_, this->host_);
+    increment(exec_, this->in_space_);
+    Kokkos::deep_copy(exec_, this->host_, this->in_space_);
+  }
+
+ private:
+  ExecSpace exec_;
+};
+
+// The array in page-locked host memory, split in two halves (np.array_split), each half
+// copied in, updated and copied out on its own execution-space instance (its own CUDA
+// stream), so that one half's copies overlap the other half's kernel: the one-GPU
+// counterpart of the document's two-GPU runs.
+template <class ExecSpace>
+class SplitStreams final : public HostAndSpaceCopies<ExecSpace, PinnedHostSpace> {
+ public:
+  using HostAndSpaceCopies<ExecSpace, PinnedHostSpace>::HostAndSpaceCopies;
+  void run() override {
+    ++this->calls_;
+    const auto parts = halves(static_cast<std::int64_t>(this->host_.extent(0)));
+    for (int k = 0; k < 2; ++k) {
+      auto space_half = Kokkos::subview(this->in_space_, parts[k]);
+      auto host_half = Kokkos::subview(this->host_, parts[k]);
+      Kokkos::deep_copy(instances_[k], space_half, host_half);
+      increment(instances_[k], space_half);
+      Kokkos::deep_copy(instances_[k], host_half, space_half);
+    }
+    for (int k = 0; k < 2; ++k) nbk::fence(instances_[k], "nbk::add_one::split half");
+  }
+
+ private:
+  Instances<ExecSpace> instances_{2};
+};
+
+}  // namespace nbk::add_one

@@ -1,0 +1,141 @@
+#pragma once
+// The one place that knows which Kokkos we were built against. The bootstrap installs
+// Kokkos 3.4.01; users may point Kokkos_ROOT at 4.x or 5.x. Nothing outside this header
+// tests KOKKOS_VERSION.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "nbk/core/cuda_check.hpp"
+
+namespace nbk {
+
+// fence(label) arrived in 3.5; labels show up in Kokkos Tools.
+inline void fence(const std::string& label) {
+#if KOKKOS_VERSION >= 30500
+  Kokkos::fence(label);
+#else
+  (void)label;
+  Kokkos::fence();
+#endif
+}
+
+template <class ExecSpace>
+void fence(const ExecSpace& exec, const std::string& label) {
+#if KOKKOS_VERSION >= 30500
+  exec.fence(label);
+#else
+  (void)label;
+  exec.fence();
+#endif
+}
+
+// Memory both host and device address, migrated page by page on demand: what Numba does
+// implicitly when a kernel is handed a NumPy array. SharedSpace exists from 4.0; 3.4 calls
+// it CudaUVMSpace. Without a device it is plain host memory.
+// Page-locked host memory, needed for copies that overlap kernels.
+#if defined(KOKKOS_ENABLE_CUDA)
+#if KOKKOS_VERSION >= 40000
+using SharedSpace = Kokkos::SharedSpace;
+#else
+using SharedSpace = Kokkos::CudaUVMSpace;
+#endif
+using PinnedHostSpace = Kokkos::CudaHostPinnedSpace;
+#else
+using SharedSpace = Kokkos::HostSpace;
+using PinnedHostSpace = Kokkos::HostSpace;
+#endif
+
+// True when ExecSpace runs on a GPU (its memory is not the host's).
+template <class ExecSpace>
+inline constexpr bool is_device_space_v =
+    !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                typename ExecSpace::memory_space>::accessible;
+
+// A mirror of `view` in `space`, not initialized (argument order changed in 3.6).
+template <class Space, class View>
+auto create_mirror_view_uninit(const Space& space, const View& view) {
+#if KOKKOS_VERSION >= 30600
+  return Kokkos::create_mirror_view(Kokkos::WithoutInitializing, space, view);
+#else
+  return Kokkos::create_mirror_view(space, view, Kokkos::WithoutInitializing);
+#endif
+}
+
+// Ask the driver to migrate managed pages to the device ahead of the kernel that reads
+// them (no-op on host spaces). CUDA 13 takes a cudaMemLocation and a flags argument.
+template <class ExecSpace>
+void prefetch_to_device(const ExecSpace& exec, const void* ptr, std::size_t bytes) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (bytes == 0) return;
+#if CUDART_VERSION >= 13000
+    cudaMemLocation location{};
+    location.type = cudaMemLocationTypeDevice;
+    location.id = exec.cuda_device();
+    NBK_CUDA(cudaMemPrefetchAsync(ptr, bytes, location, 0, exec.cuda_stream()));
+#else
+    NBK_CUDA(cudaMemPrefetchAsync(ptr, bytes, exec.cuda_device(), exec.cuda_stream()));
+#endif
+    return;
+  }
+#endif
+  (void)exec, (void)ptr, (void)bytes;
+}
+
+// `count` independent instances of ExecSpace: CUDA streams on a GPU, so that copies on one
+// overlap kernels on another; copies of the default instance elsewhere (3.4 has no
+// partition_space, and a host space gains nothing from it here).
+template <class ExecSpace>
+class Instances {
+ public:
+  explicit Instances(int count) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      for (int i = 0; i < count; ++i) {
+        cudaStream_t stream{};
+        NBK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        streams_.push_back(stream);
+        instances_.emplace_back(stream);
+      }
+      return;
+    }
+#endif
+    instances_.assign(count, ExecSpace());
+  }
+  Instances(const Instances&) = delete;
+  Instances& operator=(const Instances&) = delete;
+  ~Instances() {
+    for (auto& exec : instances_) exec.fence();
+    instances_.clear();
+#if defined(KOKKOS_ENABLE_CUDA)
+    for (auto stream : streams_) cudaStreamDestroy(stream);  // a destructor must not throw
+#endif
+  }
+  const ExecSpace& operator[](int i) const { return instances_[i]; }
+  int size() const { return static_cast<int>(instances_.size()); }
+
+ private:
+  std::vector<ExecSpace> instances_;
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::vector<cudaStream_t> streams_;
+#endif
+};
+
+// Math functions moved from Kokkos::Experimental to Kokkos in 3.7.
+namespace math {
+#if KOKKOS_VERSION >= 30700
+using Kokkos::exp;
+using Kokkos::log;
+using Kokkos::sqrt;
+#else
+using Kokkos::Experimental::exp;
+using Kokkos::Experimental::log;
+using Kokkos::Experimental::sqrt;
+#endif
+}  // namespace math
+
+}  // namespace nbk

@@ -1,0 +1,43 @@
+#pragma once
+// Steady-state timing: one first call (first touch, thread start-up, module load or JIT),
+// then `repetitions` fenced calls, summarised by their best and their median. `after` runs
+// after every call, outside the clock: that is where results are recorded and checked.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "nbk/core/timer.hpp"
+
+namespace nbk {
+
+struct RepeatedTiming {
+  double first = 0;  // the first call, not counted in best and median
+  double best = 0;
+  double median = 0;
+  int repetitions = 0;  // 0: not timed
+};
+
+struct NoAfter {
+  void operator()() const {}
+};
+
+template <class F, class After = NoAfter>
+RepeatedTiming time_repeated(const std::string& label, int repetitions, F&& f, After&& after = {}) {
+  RepeatedTiming timing;
+  timing.repetitions = repetitions;
+  timing.first = time_fenced(label + " (first call)", f);
+  after();
+  std::vector<double> seconds;
+  for (int rep = 0; rep < repetitions; ++rep) {
+    seconds.push_back(time_fenced(label, f));
+    after();
+  }
+  if (seconds.empty()) return timing;
+  std::sort(seconds.begin(), seconds.end());
+  timing.best = seconds.front();
+  const std::size_t mid = seconds.size() / 2;
+  timing.median = seconds.size() % 2 ? seconds[mid] : 0.5 * (seconds[mid - 1] + seconds[mid]);
+  return timing;
+}
+
+}  // namespace nbk

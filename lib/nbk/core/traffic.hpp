@@ -1,0 +1,52 @@
+#pragma once
+// The work a kernel must do at minimum, so that a time turns into a rate: the bytes it
+// must move (BabelStream's model: each array element read or written once) and, where
+// compute matters, its floating-point operations. Hardware may move more (write-allocate,
+// partial cache lines); that shows up as a lower GB/s, which is the point of reporting it.
+#include <cstddef>
+#include <cstdint>
+
+namespace nbk {
+
+struct Traffic {
+  std::uint64_t bytes_read = 0;
+  std::uint64_t bytes_written = 0;
+  std::uint64_t flops = 0;  // 0: not a figure of merit for this kernel
+
+  constexpr std::uint64_t total() const { return bytes_read + bytes_written; }
+  // Decimal GB/s, the unit of vendor bandwidth figures.
+  double gb_per_s(double seconds) const {
+    return seconds > 0 ? static_cast<double>(total()) / seconds * 1e-9 : 0.0;
+  }
+  double gflop_per_s(double seconds) const {
+    return seconds > 0 ? static_cast<double>(flops) / seconds * 1e-9 : 0.0;
+  }
+};
+
+// a[i] += 1: read and write every element once.
+template <class T>
+constexpr Traffic read_modify_write_traffic(std::uint64_t n) {
+  return {n * sizeof(T), n * sizeof(T)};
+}
+// b[i] = a[i]
+template <class T>
+constexpr Traffic copy_traffic(std::uint64_t n) {
+  return {n * sizeof(T), n * sizeof(T)};
+}
+// a[i] = b[i] + s * c[i]
+template <class T>
+constexpr Traffic triad_traffic(std::uint64_t n) {
+  return {2 * n * sizeof(T), n * sizeof(T), 2 * n};
+}
+// sum of a[i]: read once, write nothing that scales with n.
+template <class T>
+constexpr Traffic read_traffic(std::uint64_t n) {
+  return {n * sizeof(T), 0};
+}
+// c[i] = f(a[i], b[i]): two arrays read, one written.
+template <class T>
+constexpr Traffic binary_map_traffic(std::uint64_t n) {
+  return {2 * n * sizeof(T), n * sizeof(T)};
+}
+
+}  // namespace nbk

@@ -1,0 +1,325 @@
+#include "nbk/experiment/driver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "nbk/core/errors.hpp"
+#include "nbk/core/memory.hpp"
+#include "nbk/report/table.hpp"
+
+namespace nbk::exp {
+
+std::string shortfall(const Variant& variant, const Size& size) {
+  const Footprint footprint = variant.footprint ? variant.footprint(size) : Footprint{};
+  std::string why = host_shortfall(footprint.host_bytes);
+  if (why.empty() && variant.device) why = device_shortfall(footprint.device_bytes);
+  return why;
+}
+
+Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
+                   int repetitions) {
+  Result result;
+  result.variant = &variant;
+  result.size = size;
+  result.traffic = experiment.traffic(size);
+  result.skipped = shortfall(variant, size);
+  if (!result.skipped.empty()) return result;
+
+  const std::unique_ptr<Case> instance = variant.make(problem, size);
+  const std::string label = experiment.name + " " + variant.name + " " + variant.space + " " + size.text();
+  result.steady = time_repeated(label, repetitions, [&] { instance->run(); }, [&] { instance->record(); });
+  if (variant.timed_with_transfers)
+    result.with_transfers = time_repeated(
+        label + " with transfers", repetitions,
+        [&] {
+          instance->upload();
+          instance->run();
+          instance->download();
+        },
+        [&] { instance->record(); });
+  result.verdict = instance->verdict();
+  return result;
+}
+
+std::vector<const Variant*> select_variants(const Experiment& experiment, const std::vector<std::string>& names,
+                                            const std::vector<std::string>& spaces) {
+  auto wanted = [](const std::vector<std::string>& list, const std::string& value) {
+    return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+  };
+  std::vector<const Variant*> selected;
+  for (const auto& v : experiment.variants)
+    if (wanted(names, v.name) && wanted(spaces, v.space)) selected.push_back(&v);
+  return selected;
+}
+
+std::string reference_space(const Variant& variant) { return variant.space == "host" ? "serial" : variant.space; }
+
+// ---- sweep ----
+
+namespace {
+
+const Variant* find_variant(const Experiment& experiment, const std::string& name, const std::string& space) {
+  for (const auto& v : experiment.variants)
+    if (v.name == name && v.space == space) return &v;
+  return nullptr;
+}
+
+double transfers_best(const Result& r) { return r.with_transfers.best; }
+double steady_best(const Result& r) { return r.steady.best; }
+
+// The smallest size from which `device` beats `host` at every larger size.
+template <class Time>
+std::optional<Size> crossover(const std::vector<SweepPoint>& points, bool with_transfers, Time device_time) {
+  std::optional<Size> from;
+  for (const auto& p : points) {
+    const Result& d = with_transfers ? p.device_with_transfers : p.device;
+    const bool wins = d.skipped.empty() && p.host.skipped.empty() && device_time(d) < p.host.steady.best;
+    if (!wins)
+      from.reset();
+    else if (!from)
+      from = p.size;
+  }
+  return from;
+}
+
+}  // namespace
+
+SweepResult run_sweep(const Experiment& experiment, const Settings& settings, std::int64_t max_elements) {
+  SweepResult sweep;
+  const Sweep& plan = *experiment.sweep;
+  sweep.host_space = has_openmp ? "openmp" : "serial";
+  const Variant* host = find_variant(experiment, plan.host_variant, sweep.host_space);
+  const Variant* device = has_cuda ? find_variant(experiment, plan.device_variant, "cuda") : nullptr;
+  if (device) sweep.device_space = "cuda";
+  if (!host) throw std::logic_error("sweep: no variant " + plan.host_variant + " on " + sweep.host_space);
+
+  for (const Size& size : plan.sizes) {
+    if (max_elements > 0 && size.elements() > max_elements) break;
+    std::cerr << "sweep " << experiment.name << " " << size.text() << " ...\n";
+    const auto problem = experiment.make_problem(size, settings);
+    SweepPoint point;
+    point.size = size;
+    point.host = run_variant(experiment, *host, *problem, size, plan.repetitions);
+    if (device) {
+      // One case gives both device series: its steady state is resident, and its
+      // with-transfers timing adds the copies in and out.
+      point.device = run_variant(experiment, *device, *problem, size, plan.repetitions);
+      point.device_with_transfers = point.device;
+    } else {
+      point.device.skipped = point.device_with_transfers.skipped = "no device in this build";
+    }
+    for (const Result* r : {&point.host, &point.device})
+      if (r->skipped.empty() && !r->verdict.ok) sweep.verified = false;
+    sweep.points.push_back(std::move(point));
+  }
+  if (device) {
+    sweep.resident_crossover = crossover(sweep.points, false, steady_best);
+    sweep.transfers_crossover = crossover(sweep.points, true, transfers_best);
+  }
+  return sweep;
+}
+
+// ---- reports ----
+
+namespace {
+
+std::string rate_text(const Traffic& traffic, double seconds) {
+  if (seconds <= 0) return "-";
+  if (traffic.total() == 0 && traffic.flops > 0) return fmt::format("{:.1f} GF/s", traffic.gflop_per_s(seconds));
+  return fmt::format("{:.1f}", traffic.gb_per_s(seconds));
+}
+
+// Per-call time for calls too short for milliseconds to say anything.
+std::string time_text(double seconds) { return seconds > 0 ? format_seconds(seconds) : "-"; }
+
+}  // namespace
+
+void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
+                   const Probes& probes) {
+  std::set<std::string> sizes;
+  bool any_transfers = false, any_flops = false;
+  std::vector<std::string> cell_names;
+  int repetitions = 0;
+  for (const auto& r : results) {
+    sizes.insert(r.size.text());
+    any_transfers = any_transfers || r.with_transfers.repetitions > 0;
+    any_flops = any_flops || r.traffic.flops > 0;
+    repetitions = std::max(repetitions, r.steady.repetitions);
+    for (const auto& [name, value] : r.verdict.cells)
+      if (std::find(cell_names.begin(), cell_names.end(), name) == cell_names.end()) cell_names.push_back(name);
+  }
+  const bool show_size = sizes.size() > 1;
+
+  std::vector<std::string> headers = {"variant", "space"};
+  if (show_size) headers.push_back("size");
+  for (const char* h : {"first", "best", "median", "GB/s", "% copy", "% memcpy"}) headers.push_back(h);
+  if (any_flops) headers.push_back("GFLOP/s");
+  if (any_transfers)
+    for (const char* h : {"with transfers", "GB/s", "% link"}) headers.push_back(h);
+  headers.push_back("check");
+  headers.insert(headers.end(), cell_names.begin(), cell_names.end());
+  headers.push_back("document");
+  Table table(headers);
+
+  for (const auto& r : results) {
+    const Variant& v = *r.variant;
+    std::vector<std::string> row = {v.name, v.space};
+    if (show_size) row.push_back(r.size.text());
+    if (!r.skipped.empty()) {
+      row.push_back("skipped");
+      table.add_row(row);
+      continue;
+    }
+    const std::string space = reference_space(v);
+    const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
+    // A call that moves its data over the link is judged by the link, not by device memory.
+    const bool over_link = v.device && v.call_crosses_link;
+    row.push_back(time_text(r.steady.first));
+    row.push_back(time_text(r.steady.best));
+    row.push_back(time_text(r.steady.median));
+    row.push_back(r.traffic.total() ? rate_text(r.traffic, best) : "-");
+    row.push_back(over_link ? "-" : percent_of(Basis::kokkos_copy, r.traffic, best, probes, space));
+    row.push_back(over_link ? percent_of(Basis::link, r.traffic, best, probes, space) + " link"
+                            : percent_of(Basis::vendor_copy, r.traffic, best, probes, space));
+    if (any_flops) row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
+    if (any_transfers) {
+      const bool timed = r.with_transfers.repetitions > 0;
+      row.push_back(timed ? time_text(r.with_transfers.best) : "-");
+      row.push_back(timed ? rate_text(r.traffic, r.with_transfers.best) : "-");
+      row.push_back(timed && v.device ? percent_of(Basis::link, r.traffic, r.with_transfers.best, probes, space) : "-");
+    }
+    row.push_back(r.verdict.summary.empty() ? (r.verdict.ok ? "ok" : "FAILED") : r.verdict.summary);
+    for (const auto& name : cell_names) {
+      auto cell = std::find_if(r.verdict.cells.begin(), r.verdict.cells.end(),
+                               [&](const auto& c) { return c.first == name; });
+      row.push_back(cell == r.verdict.cells.end() ? "" : cell->second);
+    }
+    row.push_back(v.document.empty() ? "-" : v.document);
+    table.add_row(row);
+  }
+  table.print(out);
+
+  out << fmt::format(
+      "\nfirst: the first call (first touch, thread start-up, module load); best and median of {} calls\n"
+      "after it. GB/s counts the bytes the kernel must move at least ({} per call at {}); % copy divides by\n"
+      "the Kokkos copy probe of the space that runs it, % memcpy by the copy outside Kokkos (host code: by\n"
+      "the serial figures).",
+      repetitions, format_bytes(results.empty() ? 0 : results.front().traffic.total()),
+      results.empty() ? std::string("-") : results.front().size.text());
+  if (any_transfers)
+    out << " with transfers: inputs copied from host memory into the space, the call, and outputs\n"
+           "copied back, best of the same number of calls; % link divides the time the pageable\n"
+           "host<->device copies of those bytes need by it (host spaces: -).";
+  out << "\n";
+
+  out << "\nWhat one call of each variant moves, and what its first call pays:\n";
+  std::set<std::string> seen;
+  for (const auto& r : results) {
+    const Variant& v = *r.variant;
+    if (!seen.insert(v.name + "/" + v.space).second) continue;
+    if (!r.skipped.empty()) {
+      out << fmt::format("  {:<16} {:<7} skipped: {}\n", v.name, v.space, r.skipped);
+      continue;
+    }
+    out << fmt::format("  {:<16} {:<7} {}{}\n", v.name, v.space, v.moves.empty() ? "-" : v.moves,
+                       v.first_call.empty() ? "" : "; first call: " + v.first_call);
+  }
+}
+
+void print_sweep(std::ostream& out, const Experiment& experiment, const SweepResult& sweep) {
+  const std::string& host_variant = experiment.sweep->host_variant;
+  const std::string& device_variant = experiment.sweep->device_variant;
+  out << fmt::format("\nCrossover sweep: {} on {} (host) against {} on the device, best of {} calls per point\n",
+                     host_variant, sweep.host_space, device_variant, experiment.sweep->repetitions);
+  Table table({"size", "elements", "host", "device resident", "device with transfers", "faster", "check"});
+  for (const auto& p : sweep.points) {
+    auto t = [](const Result& r, bool transfers) -> std::string {
+      if (!r.skipped.empty()) return "-";
+      return format_seconds(transfers ? r.with_transfers.best : r.steady.best);
+    };
+    std::string faster = "host";
+    if (p.device.skipped.empty() && p.device.steady.best < p.host.steady.best) faster = "device resident";
+    if (p.device.skipped.empty() && p.device.with_transfers.best < p.host.steady.best) faster = "device (both)";
+    const bool ok = p.host.verdict.ok && (!p.device.skipped.empty() || p.device.verdict.ok);
+    table.add_row({p.size.text(), std::to_string(p.size.elements()), t(p.host, false), t(p.device, false),
+                   t(p.device_with_transfers, true), faster, ok ? "ok" : "FAILED"});
+  }
+  table.print(out);
+  if (sweep.device_space.empty()) {
+    out << "The host wins at every size: this build has no device to compare it with.\n";
+    return;
+  }
+  auto say = [&](const std::optional<Size>& from, const char* what) {
+    if (from)
+      out << fmt::format("Device {} faster than the host from {} ({} elements) up.\n", what, from->text(),
+                         from->elements());
+    else
+      out << fmt::format("Device {}: the host wins at the largest size measured.\n", what);
+  };
+  say(sweep.resident_crossover, "with data resident:");
+  say(sweep.transfers_crossover, "with transfers in every call:");
+}
+
+nlohmann::json to_json(const Result& r, const Probes& probes) {
+  const Variant& v = *r.variant;
+  nlohmann::json row = {{"variant", v.name},   {"space", v.space},       {"size", r.size.text()},
+                        {"elements", r.size.elements()}, {"moves", v.moves}, {"document", v.document}};
+  if (!r.skipped.empty()) {
+    row["status"] = "skipped";
+    row["reason"] = r.skipped;
+    return row;
+  }
+  const std::string space = reference_space(v);
+  row["status"] = r.verdict.ok ? "verified" : "failed";
+  row["check"] = r.verdict.summary;
+  row["first_s"] = r.steady.first;
+  row["best_s"] = r.steady.best;
+  row["median_s"] = r.steady.median;
+  row["repetitions"] = r.steady.repetitions;
+  row["first_call_includes"] = v.first_call;
+  row["bytes_per_call"] = r.traffic.total();
+  row["gb_per_s"] = r.traffic.gb_per_s(r.steady.best);
+  row["fraction_of_kokkos_copy"] = fraction_of(Basis::kokkos_copy, r.traffic, r.steady.best, probes, space);
+  row["fraction_of_memcpy"] = fraction_of(Basis::vendor_copy, r.traffic, r.steady.best, probes, space);
+  if (r.traffic.flops) {
+    row["flops_per_call"] = r.traffic.flops;
+    row["gflop_per_s"] = r.traffic.gflop_per_s(r.steady.best);
+  }
+  if (r.with_transfers.repetitions > 0)
+    row["with_transfers"] = {{"first_s", r.with_transfers.first},
+                             {"best_s", r.with_transfers.best},
+                             {"median_s", r.with_transfers.median},
+                             {"gb_per_s", r.traffic.gb_per_s(r.with_transfers.best)},
+                             {"fraction_of_link", fraction_of(Basis::link, r.traffic, r.with_transfers.best, probes, space)}};
+  for (const auto& [key, value] : r.verdict.details.items()) row[key] = value;
+  return row;
+}
+
+nlohmann::json to_json(const SweepResult& sweep) {
+  nlohmann::json doc = {{"host_space", sweep.host_space}, {"device_space", sweep.device_space}};
+  auto time_or_null = [](const Result& r, bool transfers) -> nlohmann::json {
+    if (!r.skipped.empty()) return nullptr;
+    return transfers ? r.with_transfers.best : r.steady.best;
+  };
+  for (const auto& p : sweep.points)
+    doc["points"].push_back({{"size", p.size.text()},
+                             {"elements", p.size.elements()},
+                             {"host_s", time_or_null(p.host, false)},
+                             {"device_resident_s", time_or_null(p.device, false)},
+                             {"device_with_transfers_s", time_or_null(p.device_with_transfers, true)}});
+  auto crossover_json = [](const std::optional<Size>& s) -> nlohmann::json {
+    if (!s) return nullptr;
+    return {{"size", s->text()}, {"elements", s->elements()}};
+  };
+  doc["device_wins_from_resident"] = crossover_json(sweep.resident_crossover);
+  doc["device_wins_from_with_transfers"] = crossover_json(sweep.transfers_crossover);
+  doc["note"] = sweep.device_space.empty() ? "the host wins at every size: no device in this build"
+                                           : "null: the host wins at the largest size";
+  doc["verified"] = sweep.verified;
+  return doc;
+}
+
+}  // namespace nbk::exp

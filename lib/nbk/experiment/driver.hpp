@@ -1,0 +1,70 @@
+#pragma once
+// Runs what an Experiment states, the same way for the program, the tests and the
+// benchmarks: checks memory, makes the case, times its first call and its steady state
+// (and, where the variant has one, the with-transfers timing) with every space fenced
+// around each call, records results after each call outside the clock, and asks the case
+// for its verdict at the end.
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "nbk/core/repeat.hpp"
+#include "nbk/experiment/experiment.hpp"
+#include "nbk/report/probe_report.hpp"
+
+namespace nbk::exp {
+
+struct Result {
+  const Variant* variant = nullptr;
+  Size size;
+  std::string skipped;            // why it did not run; empty when it did
+  RepeatedTiming steady;          // first call, then `repetitions` calls
+  RepeatedTiming with_transfers;  // repetitions 0: the variant has no such timing
+  Verdict verdict;
+  Traffic traffic;
+};
+
+// Why `variant` cannot run at `size` here (memory), or "" when it can.
+std::string shortfall(const Variant& variant, const Size& size);
+
+// Makes the case and times it (see above). A variant that cannot fit is returned skipped.
+Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
+                   int repetitions);
+
+// The variants `names` and `spaces` select (empty: all) that this build can run.
+std::vector<const Variant*> select_variants(const Experiment& experiment, const std::vector<std::string>& names,
+                                            const std::vector<std::string>& spaces);
+
+// The space whose references judge a variant: "host" code runs on one thread, like serial.
+std::string reference_space(const Variant& variant);
+
+// ---- the crossover sweep ----
+
+struct SweepPoint {
+  Size size;
+  Result host, device, device_with_transfers;  // device ones skipped in a build without one
+};
+
+struct SweepResult {
+  std::string host_space, device_space;  // device_space empty: no device in this build
+  std::vector<SweepPoint> points;
+  // The smallest size from which the device is faster at every larger size; nullopt when
+  // the host wins at the largest size (or there is no device).
+  std::optional<Size> resident_crossover, transfers_crossover;
+  bool verified = true;
+};
+
+// Runs the sweep up to `max_elements` (0: all of its sizes).
+SweepResult run_sweep(const Experiment& experiment, const Settings& settings, std::int64_t max_elements);
+
+// ---- reports ----
+
+void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
+                   const Probes& probes);
+void print_sweep(std::ostream& out, const Experiment& experiment, const SweepResult& sweep);
+nlohmann::json to_json(const Result& result, const Probes& probes);
+nlohmann::json to_json(const SweepResult& sweep);
+
+}  // namespace nbk::exp

@@ -1,0 +1,147 @@
+#pragma once
+// The experiment model. A workload states, once, in its own folder (lib/nbk/<workload>/):
+//   - its kernels: free function templates on the execution space;
+//   - its Problem: the host input of one size and the reference it is checked against;
+//   - its variants: a name, the space that runs it, what data one call moves, what the
+//     documents call it, and a Case: the variant's data and one call of it;
+//   - its sizes (the documents', the tests', the benchmarks'), its traffic, and the prose
+//     that explains what the documents got wrong.
+// From that statement alone, nbk/experiment/program.cpp makes the program nbk-<name>,
+// benchmarks/registrar.cpp its Google Benchmark families and tests/test_experiments.cpp its
+// verification tests on every enabled space. The list of experiments is experiments.txt.
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/spaces.hpp"
+#include "nbk/core/traffic.hpp"
+#include "nbk/experiment/size.hpp"
+
+namespace nbk::exp {
+
+// What the checks of a case found, over every call it made.
+struct Verdict {
+  bool ok = false;
+  std::string summary;  // the table's check column: "ok", "FAILED (12 wrong)"
+  std::vector<std::pair<std::string, std::string>> cells;  // workload columns: {"error", "+1.2e-03"}
+  nlohmann::json details = nlohmann::json::object();      // workload keys in the JSON row
+};
+
+// One variant at one size. It owns its data, allocated and initialized when it is made
+// (never timed); the driver times calls of run() with every space fenced around them.
+class Case {
+ public:
+  virtual ~Case() = default;
+  // One call, as the variant's row times it.
+  virtual void run() = 0;
+  // The with-transfers timing is upload(), run(), download(): the inputs from host memory
+  // into the space's, and the outputs back.
+  virtual void upload() {}
+  virtual void download() {}
+  // After every call, outside the clock: look at what the call produced.
+  virtual void record() {}
+  // After all calls: does everything the calls produced agree with the host reference?
+  virtual Verdict verdict() = 0;
+};
+
+// The host side of one size: the input data and the reference result, made once, outside
+// any timing, and read (never written) by every case of that size.
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  // Lines printed above the table: what is computed, and the reference.
+  virtual void describe(std::ostream&) const {}
+  virtual nlohmann::json to_json() const { return nlohmann::json::object(); }
+};
+
+struct Footprint {
+  std::uint64_t host_bytes = 0;    // besides the Problem's own
+  std::uint64_t device_bytes = 0;  // on the GPU, for a device space
+};
+
+struct Settings {
+  std::uint64_t seed = 1;
+  bool verbose = false;
+  bool kokkos_initialized = true;  // false only where a CUDA build found no GPU (needs_device false)
+};
+
+using CaseMaker = std::function<std::unique_ptr<Case>(const Problem&, const Size&)>;
+
+struct Variant {
+  std::string name;        // on the command line, in tables, JSON and benchmark names
+  std::string space;       // "serial", "openmp", "cuda"; "host": plain C++ on one host thread
+  bool device = false;     // the space's memory is not the host's
+  std::string moves;       // what one call moves between host and space, in words
+  std::string first_call;  // what the first call pays that later calls do not ("" if nothing special)
+  std::string document;    // the documents' name for it and their figure ("" if none)
+  bool timed_with_transfers = false;  // also time upload + run + download
+  bool call_crosses_link = false;     // run() itself moves the data host<->device: judged by the link
+  std::function<Footprint(const Size&)> footprint;
+  CaseMaker make;
+};
+
+// A size sweep that finds where the device starts to beat the host: the crossover the
+// documents argue about without measuring it.
+struct Sweep {
+  std::vector<Size> sizes;     // increasing
+  std::string host_variant;    // run on the best host space (openmp, else serial)
+  std::string device_variant;  // run on the device, resident and with transfers
+  int repetitions = 5;
+};
+
+struct Experiment {
+  std::string name;      // "sum": the program nbk-sum, JSON "experiment", benchmark prefix
+  std::string title;     // what it runs, in one line
+  std::string document;  // "seed 001"
+  int rank = 1;          // extents per size (0: the experiment has no size)
+  std::vector<Size> sizes;        // the documents' sizes: what the program runs by default
+  std::string size_help;          // --help text for --size
+  std::vector<Size> test_sizes;   // what the tests run: empty, tiny, odd, not a multiple of any tile
+  std::vector<Size> bench_sizes;  // what the benchmarks run (empty: `sizes`)
+  int repetitions = 5;            // timed calls after the first, unless --repetitions says otherwise
+  bool seeded = false;            // takes --seed
+  bool needs_device = true;       // false: runs (without Kokkos) where a CUDA build finds no GPU
+  std::function<Traffic(const Size&)> traffic;             // minimum bytes (and flops) of one call
+  std::function<std::uint64_t(const Size&)> problem_bytes;  // host bytes of the Problem
+  std::function<std::shared_ptr<const Problem>(const Size&, const Settings&)> make_problem;
+  std::vector<Variant> variants;
+  std::optional<Sweep> sweep;
+  // Prose after the table: what the figures mean, and where the documents go wrong.
+  std::function<void(std::ostream&, const Problem&)> explain;
+};
+
+// ---- helpers for writing statements ----
+
+// `variant` run by Space: its space name and whether that is a device.
+template <class Space>
+Variant on(Variant variant) {
+  variant.space = std::string(space_name<Space>());
+  variant.device = is_device_space_v<Space>;
+  return variant;
+}
+
+// A CaseMaker from a function of the workload's own Problem type.
+template <class ProblemType, class F>
+CaseMaker maker(F make) {
+  return [make](const Problem& problem, const Size& size) -> std::unique_ptr<Case> {
+    return make(static_cast<const ProblemType&>(problem), size);
+  };
+}
+
+// Bytes of `count` elements of T in host memory, and on the device when Space is one.
+template <class Space, class T>
+Footprint resident_footprint(std::int64_t count, int host_copies = 0) {
+  const auto bytes = static_cast<std::uint64_t>(count) * sizeof(T);
+  return is_device_space_v<Space> ? Footprint{host_copies * bytes, bytes} : Footprint{(host_copies + 1) * bytes, 0};
+}
+
+}  // namespace nbk::exp

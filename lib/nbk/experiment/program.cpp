@@ -1,0 +1,176 @@
+#include "nbk/experiment/program.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+#include <set>
+
+#include "nbk/core/cli.hpp"
+#include "nbk/core/errors.hpp"
+#include "nbk/core/memory.hpp"
+#include "nbk/experiment/driver.hpp"
+#include "nbk/report/app_options.hpp"
+#include "nbk/report/json_file.hpp"
+#include "nbk/report/run_context.hpp"
+
+namespace nbk::exp {
+
+namespace {
+
+struct Options {
+  std::vector<std::string> size_texts, variants, spaces;
+  std::string repetitions_text, seed_text = "1", probe_text, json_path, sweep_to_text;
+  bool no_sweep = false, verbose = false;
+  // parsed
+  std::vector<Size> sizes;
+  int repetitions = 0;
+  std::int64_t probe_elements = 0, sweep_max = 0;
+  Settings settings;
+};
+
+std::vector<std::string> variant_names(const Experiment& e) {
+  std::vector<std::string> names;
+  for (const auto& v : e.variants)
+    if (std::find(names.begin(), names.end(), v.name) == names.end()) names.push_back(v.name);
+  return names;
+}
+
+std::string sizes_text(const std::vector<Size>& sizes) {
+  std::string text;
+  for (const auto& s : sizes) text += (text.empty() ? "" : ", ") + s.text();
+  return text;
+}
+
+// Everything is checked before Kokkos starts or anything is allocated: bad input is one
+// line and exit 2, never a failed allocation.
+void check(const Experiment& e, Options& o) {
+  for (const auto& text : o.size_texts) o.sizes.push_back(parse_size(text, e.rank, "--size"));
+  if (o.sizes.empty()) o.sizes = e.sizes;
+  o.repetitions = o.repetitions_text.empty() ? e.repetitions : parse_repetitions(o.repetitions_text);
+  o.settings.seed = parse_seed(o.seed_text, "--seed");
+  o.settings.verbose = o.verbose;
+  o.probe_elements = parse_probe_size(o.probe_text);
+  if (!o.sweep_to_text.empty()) o.sweep_max = parse_count(o.sweep_to_text, "--sweep-to");
+  require_writable(o.json_path);
+  const auto selected = select_variants(e, o.variants, o.spaces);
+  if (!e.variants.empty() && selected.empty())
+    throw InputError("no variant of this build matches the --variant and --space given");
+  for (const auto& size : o.sizes) {
+    // The host holds the problem and, one at a time, each host variant's data.
+    std::uint64_t host = e.problem_bytes ? e.problem_bytes(size) : 0, largest = 0;
+    for (const Variant* v : selected)
+      if (v->footprint) largest = std::max(largest, v->footprint(size).host_bytes);
+    const std::string what = "--size " + size.text();
+    if (host + largest < host) throw InputError(what + " is too large");
+    require_host_memory(host + largest, what);
+  }
+}
+
+int run(const Experiment& e, Options& o, bool kokkos_up) {
+  o.settings.kokkos_initialized = kokkos_up;
+  const auto selected = select_variants(e, o.variants, o.spaces);
+  std::set<std::string> spaces;
+  for (const Variant* v : selected) spaces.insert(reference_space(*v));
+  const Probes probes = kokkos_up ? probe_spaces(spaces, o.probe_elements) : Probes{};
+
+  nlohmann::json doc = {{"experiment", e.name}, {"title", e.title}, {"document", e.document}};
+  if (kokkos_up) doc["context"] = run_context();
+  doc["repetitions"] = o.repetitions;
+  if (e.seeded) doc["seed"] = o.settings.seed;
+  doc["probes"] = probes_json(probes);
+  doc["results"] = nlohmann::json::array();
+
+  bool ok = all_verified(probes);
+  std::vector<Result> results;
+  std::shared_ptr<const Problem> last_problem;
+  for (const Size& size : o.sizes) {
+    if (e.rank > 0) std::cerr << "preparing " << e.name << " at " << size.text() << " ...\n";
+    auto problem = e.make_problem(size, o.settings);
+    problem->describe(std::cout);
+    nlohmann::json problem_json = problem->to_json();
+    if (e.rank > 0) {
+      problem_json["size"] = size.text();
+      problem_json["elements"] = size.elements();
+      doc["problems"].push_back(problem_json);
+    } else {
+      doc.update(problem_json);  // one problem and no size: its facts are the document
+    }
+    for (const Variant* v : selected) {
+      std::cerr << "running " << v->name << " on " << v->space << " ...\n";
+      results.push_back(run_variant(e, *v, *problem, size, o.repetitions));
+      const Result& r = results.back();
+      ok = ok && (!r.skipped.empty() || r.verdict.ok);
+      doc["results"].push_back(to_json(r, probes));
+    }
+    last_problem = std::move(problem);
+  }
+  if (!selected.empty()) {
+    std::cout << '\n';
+    print_probe_table(std::cout, probes);
+    print_results(std::cout, e, results, probes);
+  }
+  if (e.explain && last_problem) e.explain(std::cout, *last_problem);
+
+  if (e.sweep && !o.no_sweep) {
+    const SweepResult sweep = run_sweep(e, o.settings, o.sweep_max);
+    print_sweep(std::cout, e, sweep);
+    doc["sweep"] = to_json(sweep);
+    ok = ok && sweep.verified;
+  }
+
+  if (!o.json_path.empty()) write_json_file(o.json_path, doc);
+  if (!ok) std::cerr << "nbk-" << e.name << ": verification FAILED\n";
+  return ok ? exit_ok : exit_verification_failed;
+}
+
+}  // namespace
+
+std::string program_name(const Experiment& experiment) {
+  std::string name = "nbk-" + experiment.name;
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+int run_program(const Experiment& e, int argc, char* argv[]) {
+  CLI::App app{e.document + ": " + e.title + ".\nKokkos flags (--kokkos-NAME=VALUE) pass through."};
+  app.name(program_name(e));
+  Options o;
+  if (e.rank > 0) {
+    const std::string form = e.rank == 1 ? "N or 2^K" : "N (a cube), or " + std::string(e.rank == 3 ? "AxBxC" : "AxB");
+    app.add_option("--size", o.size_texts,
+                   fmt::format("problem size ({}; repeatable); default: {}. {}", form, sizes_text(e.sizes), e.size_help));
+  }
+  if (!e.variants.empty()) {
+    app.add_option("--variant", o.variants, "run only these variants (repeatable)")
+        ->check(CLI::IsMember(variant_names(e)));
+    app.add_option("--space", o.spaces, "run only on these spaces (repeatable)")
+        ->check(CLI::IsMember({"host", "serial", "openmp", "cuda"}));
+    app.add_option("--repetitions", o.repetitions_text,
+                   fmt::format("timed calls after the first (default {})", e.repetitions));
+    add_probe_size_option(app, o.probe_text);
+  }
+  if (e.seeded) app.add_option("--seed", o.seed_text, "seed of the input data")->capture_default_str();
+  if (e.sweep) {
+    app.add_flag("--no-sweep", o.no_sweep, "skip the crossover sweep");
+    app.add_option("--sweep-to", o.sweep_to_text, "largest sweep size in elements (default: all)");
+  }
+  app.add_flag("--verbose", o.verbose, "more detail (device-info: Kokkos' verbose configuration)");
+  app.add_option("--json", o.json_path, "also write the results as JSON to this file");
+  if (auto code = parse_command_line(app, argc, argv)) return *code;
+
+  try {
+    check(e, o);
+    const bool usable = device_usable();
+    if (e.needs_device) require_usable_device();
+    std::optional<Kokkos::ScopeGuard> kokkos;
+    if (usable) kokkos.emplace(argc, argv);
+    return run(e, o, usable);
+  } catch (const InputError& error) {
+    return report_input_error(app.get_name(), error.what());
+  }
+}
+
+}  // namespace nbk::exp

@@ -1,0 +1,196 @@
+// Seed 004: the product of 4,000,000 float64 uniforms on [0, 1) with Kokkos' product
+// reducer (and CUB's, on a GPU) on every enabled space, checked against the host; and the
+// sum of their logarithms, the quantity that survives when the product underflows, checked
+// to a relative 1e-12.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ostream>
+
+#include "nbk/core/exact_sum.hpp"
+#include "nbk/core/memory.hpp"
+#include "nbk/core/random_data.hpp"
+#include "nbk/core/vendor_reduce.hpp"
+#include "nbk/core/verify.hpp"
+#include "nbk/experiment/experiment.hpp"
+#include "nbk/product/kernels.hpp"
+
+namespace nbk::experiments {
+
+namespace {
+
+using exp::Size;
+
+inline constexpr double log_sum_tolerance = 1e-12;  // relative
+
+struct Problem final : exp::Problem {
+  std::uint64_t seed = 0;
+  Kokkos::View<double*, Kokkos::HostSpace> host;
+  product::HostProduct product;  // in index order, in double
+  double log_sum = 0;            // exact sum of the host's std::log values, rounded once
+  bool underflows = false;       // the exact product rounds to zero in double
+
+  std::int64_t size() const { return static_cast<std::int64_t>(host.extent(0)); }
+  void describe(std::ostream& out) const override {
+    out << fmt::format("product of {} float64 samples of U[0,1), seed {} ({})\n", size(), seed,
+                       format_bytes(static_cast<std::uint64_t>(size()) * sizeof(double)));
+    out << fmt::format("sum of log x_i (host std::log, summed exactly) = {:.15g}, so the product is about 10^{:.0f}\n",
+                       log_sum, std::floor(log_sum / std::log(10.0)));
+    if (underflows)
+      out << fmt::format(
+          "The product UNDERFLOWS: its logarithm is far below log(2^-1074) = {:.2f}, the smallest positive double,\n"
+          "so the correctly rounded product is 0.0 and every product below must be exactly 0.0. Each factor\n"
+          "contributes log x ~ -1 on average (E[log U] = -1), so the running product on the host reached 0.0 at\n"
+          "element {} of {}; everything after that multiplied zeros.\n",
+          product::log_smallest_double(), product.zero_at, size());
+    else
+      out << fmt::format("The product is representable: host product = {:.17g}.\n", product.value);
+  }
+  nlohmann::json to_json() const override {
+    return {{"element_type", "float64"},
+            {"distribution", "U[0,1), 53 random bits from std::mt19937_64 blocks"},
+            {"seed", seed},
+            {"host_product", product.value},
+            {"host_product_zero_at", product.zero_at},
+            {"log_sum_reference", log_sum},
+            {"underflows", underflows},
+            {"log_sum_tolerance", log_sum_tolerance}};
+  }
+};
+
+enum class Kind { prod, log_sum, cub_prod };
+
+// One reduction on one space over a copy of the samples in the space's memory; every
+// call's result is checked.
+template <class Space>
+class OnSpace final : public exp::Case {
+ public:
+  OnSpace(const Problem& p, Kind kind)
+      : p_(p), kind_(kind), x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::product::data"), p.size()) {
+    Kokkos::deep_copy(exec_, x_, p.host);
+    nbk::fence(exec_, "nbk::product upload");
+  }
+  void run() override {
+    switch (kind_) {
+      case Kind::prod: result_ = product::reduce_product(exec_, x_); break;
+      case Kind::log_sum: result_ = product::reduce_log_sum(exec_, x_); break;
+      case Kind::cub_prod: result_ = vendor_.product(x_); break;
+    }
+  }
+  void record() override {
+    ++calls_;
+    worst_ = calls_ == 1 ? result_ : worst_;
+    if (kind_ == Kind::log_sum) {
+      const double error = p_.log_sum != 0 ? std::fabs(result_ - p_.log_sum) / std::fabs(p_.log_sum) : std::fabs(result_);
+      if (!(error <= worst_error_)) worst_ = result_;
+      worst_error_ = std::max(worst_error_, std::isnan(error) ? INFINITY : error);
+      ok_ = ok_ && close_relative(result_, p_.log_sum, log_sum_tolerance);
+    } else {
+      const bool right = p_.underflows ? result_ == 0.0
+                                       : std::fabs(result_ - p_.product.value) <=
+                                             product::product_tolerance(p_.product.value, p_.size());
+      if (!right) worst_ = result_;
+      ok_ = ok_ && right;
+    }
+  }
+  exp::Verdict verdict() override {
+    exp::Verdict v;
+    // The host's own product must agree with what its logarithm predicts.
+    v.ok = ok_ && calls_ > 0 && !(p_.underflows && p_.product.value != 0.0);
+    v.summary = v.ok ? "ok" : "FAILED";
+    if (kind_ == Kind::log_sum) {
+      v.cells = {{"result", fmt::format("{:.15g}", worst_)}, {"rel. error", fmt::format("{:.1e}", worst_error_)}};
+      v.details = {{"log_sum", worst_}, {"log_sum_relative_error", worst_error_}};
+    } else {
+      v.cells = {{"result", worst_ == 0.0 ? std::string("0 (underflow)") : fmt::format("{:.6g}", worst_)}};
+      v.details = {{"product", worst_}};
+    }
+    return v;
+  }
+
+ private:
+  const Problem& p_;
+  Kind kind_;
+  Space exec_;
+  Kokkos::View<double*, typename Space::memory_space> x_;
+  VendorReduce<Space> vendor_;
+  double result_ = 0, worst_ = 0, worst_error_ = 0;
+  int calls_ = 0;
+  bool ok_ = true;
+};
+
+template <class Space>
+void add_variants(std::vector<exp::Variant>& variants) {
+  struct Row {
+    const char* name;
+    Kind kind;
+    const char* moves;
+    const char* document;
+  };
+  std::vector<Row> rows = {{"prod", Kind::prod, "parallel_reduce with Kokkos::Prod", "cuda.reduce(lambda a, b: a * b)"},
+                           {"log-sum", Kind::log_sum, "parallel_reduce of log x_i with Kokkos::Sum", ""}};
+  if (has_vendor_reduction<Space>)
+    rows.push_back({"cub-prod", Kind::cub_prod, "cub::DeviceReduce::Reduce with a multiply, outside Kokkos", ""});
+  for (const Row& row : rows) {
+    exp::Variant v{row.name};
+    v.moves = std::string(row.moves) + "; data resident";
+    v.document = row.document;
+    v.footprint = [](const Size& s) {
+      const auto bytes = static_cast<std::uint64_t>(s.elements()) * sizeof(double);
+      return is_device_space_v<Space> ? exp::Footprint{0, bytes} : exp::Footprint{bytes, 0};
+    };
+    const Kind kind = row.kind;
+    v.make = exp::maker<Problem>(
+        [kind](const Problem& p, const Size&) { return std::make_unique<OnSpace<Space>>(p, kind); });
+    variants.push_back(exp::on<Space>(v));
+  }
+}
+
+void explain(std::ostream& out, const exp::Problem& problem) {
+  const auto& p = static_cast<const Problem&>(problem);
+  out << "\nGB/s counts 8 bytes per element read once.\n";
+  if (p.underflows)
+    out << "Product check: exactly 0.0, because the sum of logarithms puts the exact product below 2^-1075.\n";
+  else
+    out << "Product check: within 2 gamma_{n-1} |p| + n 2^-1074 of the host's product (each of the two\n"
+           "is within half that of the exact product: every factor rounds by at most u = 2^-53).\n";
+  out << fmt::format(
+      "Sum of logs: parallel_reduce of log x_i in double, within a relative {:.0e} of the exact sum of the\n"
+      "host's std::log values (a device's log may differ from the host's in the last bit, and the order\n"
+      "of the additions changes their rounding, by ~1e-14 relative here).\n",
+      log_sum_tolerance);
+  out << "\nThe document compared np.prod with cuda.reduce using np.allclose, whose absolute tolerance\n"
+         "(1e-8) accepts any two numbers smaller than that: it passed comparing 0.0 with 0.0, a check\n"
+         "that could not fail. Comparing the sums of logarithms can.\n";
+}
+
+}  // namespace
+
+exp::Experiment product() {
+  exp::Experiment e;
+  e.name = "product";
+  e.title = "the product of float64 uniforms with Kokkos::Prod (and CUB on a GPU), and the sum of their logarithms";
+  e.document = "seed 004";
+  e.sizes = {Size{4000000}};
+  e.size_help = "The document's 4,000,000.";
+  e.test_sizes = {Size{0}, Size{1}, Size{300}, Size{100003}};
+  e.seeded = true;
+  e.traffic = [](const Size& s) { return read_traffic<double>(s.elements()); };
+  e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(double); };
+  e.make_problem = [](const Size& s, const exp::Settings& settings) {
+    auto p = std::make_shared<Problem>();
+    p->seed = settings.seed;
+    p->host = uniform_doubles(s.elements(), settings.seed);
+    p->product = product::host_product(p->host.data(), p->size());
+    ExactSum logs;
+    for (std::int64_t i = 0; i < p->size(); ++i) logs.add(std::log(p->host(i)));
+    p->log_sum = static_cast<double>(logs.value());
+    p->underflows = product::product_underflows(p->log_sum);
+    return p;
+  };
+  for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
+  e.explain = explain;
+  return e;
+}
+
+}  // namespace nbk::experiments

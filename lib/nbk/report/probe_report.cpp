@@ -1,0 +1,89 @@
+#include "nbk/report/probe_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ostream>
+
+#include "nbk/report/table.hpp"
+
+namespace nbk {
+
+void print_probe_table(std::ostream& out, const Probes& probes) {
+  if (probes.empty()) return;
+  Table table({"space", "Kokkos copy GB/s", "Kokkos triad GB/s", "outside Kokkos: copy GB/s", "by", "arrays", "check"});
+  bool any_link = false;
+  for (const auto& [space, probe] : probes) {
+    table.add_row({space, fmt::format("{:.1f}", probe.copy_gb_per_s), fmt::format("{:.1f}", probe.triad_gb_per_s),
+                   fmt::format("{:.1f}", probe.memcpy_gb_per_s), probe.memcpy_name,
+                   fmt::format("3 x {}", format_bytes(static_cast<std::uint64_t>(probe.elements) * sizeof(double))),
+                   probe.verified ? "ok" : "FAILED"});
+    any_link = any_link || probe.link.has_value();
+  }
+  out << "References (best of " << probes.begin()->second.repetitions << ", this run):\n";
+  table.print(out);
+  if (any_link) {
+    Table link({"space", "host->device pageable", "pinned", "device->host pageable", "pinned", "buffer"});
+    for (const auto& [space, probe] : probes)
+      if (probe.link)
+        link.add_row({space, fmt::format("{:.1f} GB/s", probe.link->h2d_pageable),
+                      fmt::format("{:.1f} GB/s", probe.link->h2d_pinned),
+                      fmt::format("{:.1f} GB/s", probe.link->d2h_pageable),
+                      fmt::format("{:.1f} GB/s", probe.link->d2h_pinned), format_bytes(probe.link->bytes)});
+    out << "Host<->device link (cudaMemcpy, best of " << probes.begin()->second.repetitions << "):\n";
+    link.print(out);
+  }
+  out << '\n';
+}
+
+double fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes, const std::string& space) {
+  const auto probe = probes.find(space);
+  if (probe == probes.end() || seconds <= 0) return -1;
+  const ProbeResult& p = probe->second;
+  switch (basis) {
+    case Basis::kokkos_copy:
+      return p.copy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.copy_gb_per_s : -1;
+    case Basis::vendor_copy:
+      return p.memcpy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.memcpy_gb_per_s : -1;
+    case Basis::link: {
+      if (!p.link || p.link->h2d_pageable <= 0 || p.link->d2h_pageable <= 0) return -1;
+      // The time the link needs for the reads to go up and the writes to come back.
+      const double bound = static_cast<double>(traffic.bytes_read) * 1e-9 / p.link->h2d_pageable +
+                           static_cast<double>(traffic.bytes_written) * 1e-9 / p.link->d2h_pageable;
+      return bound / seconds;
+    }
+  }
+  return -1;
+}
+
+std::string percent_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
+                       const std::string& space) {
+  const double f = fraction_of(basis, traffic, seconds, probes, space);
+  return f < 0 ? "-" : fmt::format("{:.0f}%", 100.0 * f);
+}
+
+nlohmann::json probes_json(const Probes& probes) {
+  nlohmann::json doc = nlohmann::json::object();
+  for (const auto& [space, probe] : probes) {
+    doc[space] = {{"copy_gb_per_s", probe.copy_gb_per_s},
+                  {"triad_gb_per_s", probe.triad_gb_per_s},
+                  {"memcpy_gb_per_s", probe.memcpy_gb_per_s},
+                  {"memcpy", probe.memcpy_name},
+                  {"elements_per_array", probe.elements},
+                  {"repetitions", probe.repetitions},
+                  {"verified", probe.verified}};
+    if (probe.link)
+      doc[space]["link"] = {{"bytes", probe.link->bytes},
+                            {"h2d_pageable_gb_per_s", probe.link->h2d_pageable},
+                            {"h2d_pinned_gb_per_s", probe.link->h2d_pinned},
+                            {"d2h_pageable_gb_per_s", probe.link->d2h_pageable},
+                            {"d2h_pinned_gb_per_s", probe.link->d2h_pinned}};
+  }
+  return doc;
+}
+
+bool all_verified(const Probes& probes) {
+  return std::all_of(probes.begin(), probes.end(), [](const auto& p) { return p.second.verified; });
+}
+
+}  // namespace nbk

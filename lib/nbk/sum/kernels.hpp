@@ -1,0 +1,241 @@
+#pragma once
+// Seed 001's workload: the sum of a float32 array, four ways.
+//   host_loop      the document's CPU line: one host thread, float accumulator, in order;
+//   builtin_sum    parallel_reduce with the built-in sum (the document's cuda.reduce);
+//   TreeSum        the document's hand-written kernel, the Kokkos way: teams reduce their
+//                  slice through team scratch in a halving tree, one partial per team; the
+//                  partials are finished on the host (as the document does) or on the space;
+//   accurate_sum   float data, double accumulator: the same traffic, 2^29 times finer
+//                  rounding (floats convert to double exactly);
+//   blocked_sum    for CPUs: blocks of 256 floats, each added as 16 independent lanes then
+//                  pairwise; the blocks' partials summed in double. Fast and accurate at once.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/policy.hpp"
+#include "nbk/core/reduce.hpp"
+
+namespace nbk::sum {
+
+namespace detail {
+KOKKOS_INLINE_FUNCTION Index smaller(Index a, Index b) { return a < b ? a : b; }
+
+template <class ExecSpace, class View>
+constexpr void check_input() {
+  check_1d_arguments<ExecSpace, View>();
+  static_assert(std::is_same_v<typename View::non_const_value_type, float>, "the sums read float32 data");
+}
+}  // namespace detail
+
+// One host thread, in index order, accumulating in float (no reassociation: without
+// -ffast-math the compiler must keep the order, so this is also the slow, latency-bound loop).
+inline float host_loop(const float* x, Index n) {
+  float total = 0.0f;
+  for (Index i = 0; i < n; ++i) total += x[i];
+  return total;
+}
+
+// parallel_reduce with Kokkos' built-in sum, float accumulator.
+template <class ExecSpace, class View>
+float builtin_sum(const ExecSpace& exec, const View& x) {
+  detail::check_input<ExecSpace, View>();
+  return reduce_into_host<Kokkos::Sum, float>(
+      "nbk::sum::builtin", range(exec, 0, static_cast<Index>(x.extent(0))),
+      KOKKOS_LAMBDA(Index i, float& partial) { partial += x(i); });
+}
+
+// parallel_reduce with a double accumulator over the float data.
+template <class ExecSpace, class View>
+double accurate_sum(const ExecSpace& exec, const View& x) {
+  detail::check_input<ExecSpace, View>();
+  return reduce_into_host<Kokkos::Sum, double>(
+      "nbk::sum::accurate", range(exec, 0, static_cast<Index>(x.extent(0))),
+      KOKKOS_LAMBDA(Index i, double& partial) { partial += static_cast<double>(x(i)); });
+}
+
+// ---- blocked summation ----
+// A CPU thread adding floats into one accumulator waits for each add to finish before the
+// next (3-4 cycles), and without -ffast-math the compiler may not reorder them: such loops
+// run at a fraction of memory bandwidth. Here each block of `block` floats is added as
+// `lanes` independent running sums (lane k takes elements k, k + lanes, ...; the adds of
+// different lanes overlap and the compiler vectorizes them, keeping every lane's order),
+// then the lanes are added pairwise. A lane adds only block / lanes = 16 elements, so its
+// partial sum stays small and so does its rounding error; the blocks' partials go into a
+// double accumulator (one add per 256 elements costs nothing).
+namespace blocked {
+inline constexpr int lanes = 16;
+inline constexpr Index block = 256;
+}  // namespace blocked
+
+// Sum of x[first, last) (at most blocked::block elements), as described above.
+template <class View>
+KOKKOS_INLINE_FUNCTION float block_partial(const View& x, Index first, Index last) {
+  float acc[blocked::lanes] = {};
+  Index i = first;
+  for (; i + blocked::lanes <= last; i += blocked::lanes)
+    for (int k = 0; k < blocked::lanes; ++k) acc[k] += x(i + k);
+  for (int k = 0; i + k < last; ++k) acc[k] += x(i + k);
+  for (int width = blocked::lanes / 2; width > 0; width /= 2)
+    for (int k = 0; k < width; ++k) acc[k] += acc[k + width];
+  return acc[0];
+}
+
+template <class ExecSpace, class View>
+double blocked_sum(const ExecSpace& exec, const View& x) {
+  detail::check_input<ExecSpace, View>();
+  const Index n = static_cast<Index>(x.extent(0));
+  const Index blocks = (n + blocked::block - 1) / blocked::block;
+  return reduce_into_host<Kokkos::Sum, double>(
+      "nbk::sum::blocked", range(exec, 0, blocks), KOKKOS_LAMBDA(Index b, double& partial) {
+        const Index first = b * blocked::block;
+        const Index last = detail::smaller(n, first + blocked::block);
+        partial += static_cast<double>(block_partial(x, first, last));
+      });
+}
+
+template <class ExecSpace>
+std::string blocked_shape_text(const ExecSpace&) {
+  return std::to_string(blocked::block) + "-float blocks, " + std::to_string(blocked::lanes) + " lanes, double across blocks";
+}
+
+// How the hand-written tree splits the work: `league` teams of `team_size` threads; team r
+// reduces the slice [r*s, min(n, (r+1)*s)) with s = ceil(n / league).
+struct TreeShape {
+  int team_size = 1;
+  int league = 1;
+};
+
+// A GPU gets teams of 256 threads and enough of them to fill it (at most 2^16 teams, each
+// thread adding ~8 elements at the document's size before the tree). A CPU gets the
+// recommended team size (one thread, or one per hyperthread of a core) and four teams for
+// each team's worth of threads, so every slice is large and contiguous. Never more teams
+// than the elements need.
+template <class ExecSpace>
+TreeShape default_tree_shape(const ExecSpace& exec, Index n) {
+  TreeShape shape;
+  Index league = 1;
+  if constexpr (is_device_space_v<ExecSpace>) {
+    shape.team_size = 256;
+    league = std::min<Index>(Index{1} << 16, (n + shape.team_size - 1) / shape.team_size);
+  } else {
+    const int recommended = Kokkos::TeamPolicy<ExecSpace>(exec, 1, Kokkos::AUTO)
+                                .team_size_recommended([](const auto&) {}, Kokkos::ParallelForTag());
+    shape.team_size = std::max(1, recommended);
+    const Index threads = std::max(1, exec.concurrency());
+    const Index needed = (n + shape.team_size - 1) / shape.team_size;
+    league = std::min<Index>(4 * std::max<Index>(1, threads / shape.team_size), needed);
+  }
+  shape.league = static_cast<int>(std::max<Index>(1, league));
+  return shape;
+}
+
+// The largest team size the tree may be given on `exec`: the size of the thread pool's
+// teams on a CPU; on a GPU a conservative 256 (asking Kokkos would need the kernel's functor).
+template <class ExecSpace>
+int max_team_size(const ExecSpace& exec) {
+  if constexpr (is_device_space_v<ExecSpace>) {
+    return 256;
+  } else {
+    return Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max([](const auto&) {}, Kokkos::ParallelForTag());
+  }
+}
+
+// partials(r) = sum of team r's slice. Each thread adds its share of the slice in a
+// register (strided on a GPU so that a warp reads consecutive floats; a contiguous chunk on
+// a CPU), stores it in team scratch, and the team halves the scratch array until one value
+// is left: thread t adds in element t + half while t < width - half (any team size works).
+template <class ExecSpace, class View, class Partials>
+void tree_partials(const ExecSpace& exec, const View& x, const Partials& partials, int team_size) {
+  detail::check_input<ExecSpace, View>();
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Partials::memory_space>::accessible);
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Scratch = Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+  const Index n = static_cast<Index>(x.extent(0));
+  const int league = static_cast<int>(partials.extent(0));
+  if (league == 0) return;
+  const Index slice = (n + league - 1) / league;
+  // A plain bool, not `if constexpr` in the lambda: nvcc rejects a lambda whose first use of
+  // a captured variable sits inside a constexpr-if.
+  const bool strided = is_device_space_v<ExecSpace>;
+  const auto policy =
+      Policy(exec, league, team_size).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size)));
+
+  Kokkos::parallel_for(
+      "nbk::sum::tree_partials", policy, KOKKOS_LAMBDA(const Member& team) {
+        const int t = team.team_rank();
+        const int threads = team.team_size();
+        const Index begin = detail::smaller(n, static_cast<Index>(team.league_rank()) * slice);
+        const Index end = detail::smaller(n, begin + slice);
+
+        float mine = 0.0f;
+        if (strided) {
+          for (Index i = begin + t; i < end; i += threads) mine += x(i);
+        } else {
+          const Index chunk = (end - begin + threads - 1) / threads;
+          const Index first = detail::smaller(end, begin + t * chunk);
+          const Index last = detail::smaller(end, first + chunk);
+          for (Index i = first; i < last; ++i) mine += x(i);
+        }
+
+        Scratch scratch(team.team_scratch(0), threads);
+        scratch(t) = mine;
+        team.team_barrier();
+        for (int width = threads; width > 1;) {
+          const int half = (width + 1) / 2;
+          if (t < width - half) scratch(t) += scratch(t + half);
+          team.team_barrier();
+          width = half;
+        }
+        if (t == 0) partials(team.league_rank()) = scratch(0);
+      });
+}
+
+// The tree with its partials array allocated once, so that timed calls allocate nothing.
+template <class ExecSpace>
+class TreeSum {
+ public:
+  using Partials = Kokkos::View<float*, typename ExecSpace::memory_space>;
+
+  TreeSum(const ExecSpace& exec, TreeShape shape)
+      : exec_(exec),
+        shape_(shape),
+        partials_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::partials"), shape.league),
+        host_partials_(create_mirror_view_uninit(Kokkos::HostSpace(), partials_)) {}
+
+  const TreeShape& shape() const { return shape_; }
+
+  // The document's way: copy the partials to the host and add them there, in order, in float.
+  template <class View>
+  float finish_on_host(const View& x) {
+    tree_partials(exec_, x, partials_, shape_.team_size);
+    Kokkos::deep_copy(exec_, host_partials_, partials_);
+    nbk::fence(exec_, "nbk::sum::tree partials to host");
+    float total = 0.0f;
+    for (int r = 0; r < shape_.league; ++r) total += host_partials_(r);
+    return total;
+  }
+
+  // A second reduction on the space adds the partials; only one float comes back.
+  template <class View>
+  float finish_on_device(const View& x) {
+    tree_partials(exec_, x, partials_, shape_.team_size);
+    const Partials partials = partials_;
+    return reduce_into_host<Kokkos::Sum, float>(
+        "nbk::sum::tree_finish", range(exec_, 0, static_cast<Index>(shape_.league)),
+        KOKKOS_LAMBDA(Index r, float& partial) { partial += partials(r); });
+  }
+
+ private:
+  ExecSpace exec_;
+  TreeShape shape_;
+  Partials partials_;
+  typename Partials::HostMirror host_partials_;
+};
+
+}  // namespace nbk::sum

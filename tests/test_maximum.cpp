@@ -1,0 +1,75 @@
+// Seed 002's 3-D maximum on every enabled space: known values, shapes that are not cubes and
+// not multiples of the 8x8x8 tiles, empty extents, and the host loops.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "nbk/maximum/kernels.hpp"
+#include "spaces.hpp"
+
+namespace {
+
+using nbk::maximum::Tiles;
+
+template <class Space>
+class Maximum : public ::testing::Test {
+ protected:
+  // c for a(i,j,k) = i + j - k and b(i,j,k) = k - 2 j, with the given tiles.
+  static std::vector<float> run(std::int64_t n0, std::int64_t n1, std::int64_t n2, Tiles tiles) {
+    using Array = nbk::maximum::Array<typename Space::memory_space>;
+    Array a("a", n0, n1, n2), b("b", n0, n1, n2), c("c", n0, n1, n2);
+    auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
+    for (std::int64_t i = 0; i < n0; ++i)
+      for (std::int64_t j = 0; j < n1; ++j)
+        for (std::int64_t k = 0; k < n2; ++k) {
+          ha(i, j, k) = static_cast<float>(i + j - k);
+          hb(i, j, k) = static_cast<float>(k - 2 * j);
+        }
+    Kokkos::deep_copy(a, ha);
+    Kokkos::deep_copy(b, hb);
+    Kokkos::deep_copy(c, -1.0f);
+    nbk::maximum::elementwise_max(Space(), a, b, c, tiles);
+    auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+    return std::vector<float>(hc.data(), hc.data() + hc.size());
+  }
+  static float expected(std::int64_t i, std::int64_t j, std::int64_t k) {
+    return static_cast<float>(std::max(i + j - k, k - 2 * j));
+  }
+  static void check(std::int64_t n0, std::int64_t n1, std::int64_t n2, Tiles tiles) {
+    const auto c = run(n0, n1, n2, tiles);
+    ASSERT_EQ(static_cast<std::int64_t>(c.size()), n0 * n1 * n2);
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < n0; ++i)
+      for (std::int64_t j = 0; j < n1; ++j)
+        for (std::int64_t k = 0; k < n2; ++k) wrong += c[static_cast<std::size_t>((i * n1 + j) * n2 + k)] != expected(i, j, k);
+    EXPECT_EQ(wrong, 0) << n0 << "x" << n1 << "x" << n2;
+  }
+};
+TYPED_TEST_SUITE(Maximum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+TYPED_TEST(Maximum, ShapesThatAreNotMultiplesOfTheTiles) {
+  for (Tiles tiles : {nbk::maximum::document_tiles, nbk::maximum::default_tiles, Tiles{2, 3, 5}})
+    for (auto [n0, n1, n2] : {std::array<std::int64_t, 3>{1, 1, 1}, {7, 9, 13}, {8, 8, 8}, {17, 3, 33}, {1, 1, 1025},
+                              {33, 1, 2}})
+      TestFixture::check(n0, n1, n2, tiles);
+}
+
+TYPED_TEST(Maximum, EmptyExtentsWriteNothing) {
+  for (Tiles tiles : {nbk::maximum::document_tiles, nbk::maximum::default_tiles}) {
+    EXPECT_TRUE(TestFixture::run(0, 5, 5, tiles).empty());
+    EXPECT_TRUE(TestFixture::run(5, 0, 5, tiles).empty());
+    EXPECT_TRUE(TestFixture::run(5, 5, 0, tiles).empty());
+  }
+}
+
+TEST(MaximumHost, LoopsTakeTheLargerIncludingTies) {
+  const float a[] = {1.0f, -2.0f, 3.0f, 0.0f, -0.0f, 5.0f};
+  const float b[] = {2.0f, -3.0f, 3.0f, -0.0f, 0.0f, -5.0f};
+  float c[6] = {};
+  nbk::maximum::host_loops(a, b, c, 1, 2, 3);
+  const float expected[] = {2.0f, -2.0f, 3.0f, 0.0f, 0.0f, 5.0f};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(c[i], expected[i]) << i;
+}
+
+}  // namespace
