@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh). Reports go to
-# $OUT (or .device/out): log.txt, device_info.json, tests.json, add_one.json, sum.json,
-# product.json, bench.json. Usage: bash .device/run.sh [info] [tests] [apps] [bench]
+# $OUT (or .device/out): log.txt, tests.json, bench.json and <experiment>.json for each
+# experiment of experiments.txt (packed beside this script). Usage: bash .device/run.sh [info] [tests] [apps] [bench]
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"
@@ -18,7 +18,7 @@ for step in "${steps[@]}"; do
            run "$here/bin/nbk-device-info" --json "$out/device_info.json" ;;
     tests) note "tests"; OMP_PROC_BIND=false run "$here/bin/nbk_tests" --gtest_output="json:$out/tests.json" --gtest_brief=1 ;;
     apps)  export OMP_PROC_BIND=spread OMP_PLACES=threads
-           for app in add_one sum product; do
+           for app in $(grep -v '^device_info$' "$here/experiments.txt"); do
              note "$app"; run "$here/bin/nbk-${app//_/-}" --json "$out/$app.json"
            done ;;
     bench) export OMP_PROC_BIND=spread OMP_PLACES=threads

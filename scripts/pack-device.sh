@@ -27,5 +27,6 @@ for lib in $(ldd .device/bin/* | awk '/=> \//{print $3}' | sort -u); do
   esac
 done
 cp "$here/device-run.sh" .device/run.sh
+cp experiments.txt .device/experiments.txt
 du -sh .device
 log "packed .device/; on the GPU machine: bash .device/run.sh (carry .device)"

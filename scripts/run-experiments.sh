@@ -3,8 +3,8 @@
 #   GPU (nvidia-smi lists one, nvcc present, the cuda preset builds) -> cuda preset, which
 #   also runs the CPU variants (Serial, OpenMP) side by side; otherwise -> openmp preset.
 # Text reports go to stdout; JSON to build/<preset>/results/<experiment>.json.
-# The experiments, in order, are listed in scripts/experiments.txt; each runs at the
-# document's size. Run a program yourself for other sizes (every one has --help).
+# The experiments, in order, are those of experiments.txt (the list CMake builds a program
+# for); each runs at the document's size. Run a program yourself for other sizes (every one has --help).
 # Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,7 +40,7 @@ export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-thread
 results="build/$preset/results"
 mkdir -p "$results"
 status=0
-for experiment in $(cat "$here/experiments.txt"); do
+for experiment in $(cat experiments.txt); do
   program="build/$preset/apps/$experiment/nbk-${experiment//_/-}"
   echo
   echo "=== $experiment ($preset preset) ==="

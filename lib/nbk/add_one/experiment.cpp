@@ -34,7 +34,7 @@ exp::CaseMaker make_case(Make make) {
 template <class Space>
 Footprint in_space(const Size& s) {
   const auto bytes = array_bytes(s.elements());
-  return is_device_space_v<Space> ? Footprint{bytes, bytes} : Footprint{bytes, 0};
+  return exp::in_space_memory<Space>(bytes, is_device_space_v<Space> ? bytes : 0);
 }
 // A host array and a device array.
 Footprint host_and_device(const Size& s) { return {array_bytes(s.elements()), array_bytes(s.elements())}; }

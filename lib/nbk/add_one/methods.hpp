@@ -22,10 +22,8 @@ inline std::uint64_t array_bytes(std::int64_t n) { return static_cast<std::uint6
 
 // "ok" when no element differs from the number of calls, else how many do.
 inline exp::Verdict count_verdict(std::int64_t wrong, int calls) {
-  exp::Verdict verdict;
-  verdict.ok = wrong == 0;
-  verdict.summary = wrong == 0 ? "ok" : "FAILED (" + std::to_string(wrong) + " wrong)";
-  verdict.details = {{"mismatches", wrong}, {"calls", calls}};
+  exp::Verdict verdict = exp::mismatch_verdict(wrong);
+  verdict.details["calls"] = calls;
   return verdict;
 }
 

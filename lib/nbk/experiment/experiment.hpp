@@ -137,11 +137,19 @@ CaseMaker maker(F make) {
   };
 }
 
-// Bytes of `count` elements of T in host memory, and on the device when Space is one.
-template <class Space, class T>
-Footprint resident_footprint(std::int64_t count, int host_copies = 0) {
-  const auto bytes = static_cast<std::uint64_t>(count) * sizeof(T);
-  return is_device_space_v<Space> ? Footprint{host_copies * bytes, bytes} : Footprint{(host_copies + 1) * bytes, 0};
+// `bytes` in Space's memory (the GPU's or the host's), plus `host_bytes` on the host.
+template <class Space>
+Footprint in_space_memory(std::uint64_t bytes, std::uint64_t host_bytes = 0) {
+  return is_device_space_v<Space> ? Footprint{host_bytes, bytes} : Footprint{host_bytes + bytes, 0};
+}
+
+// The verdict of an exact check: "ok", or how many elements were wrong.
+inline Verdict mismatch_verdict(std::int64_t wrong) {
+  Verdict v;
+  v.ok = wrong == 0;
+  v.summary = v.ok ? "ok" : "FAILED (" + std::to_string(wrong) + " wrong)";
+  v.details = {{"mismatches", wrong}};
+  return v;
 }
 
 }  // namespace nbk::exp

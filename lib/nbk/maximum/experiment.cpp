@@ -45,21 +45,13 @@ std::int64_t wrong_elements(const Problem& p, const float* c) {
   return bad;
 }
 
-exp::Verdict verdict_of(std::int64_t wrong) {
-  exp::Verdict v;
-  v.ok = wrong == 0;
-  v.summary = v.ok ? "ok" : "FAILED (" + std::to_string(wrong) + " wrong)";
-  v.details = {{"mismatches", wrong}};
-  return v;
-}
-
 class HostLoops final : public exp::Case {
  public:
   explicit HostLoops(const Problem& p) : p_(p), c_("nbk::maximum::c", p.size[0], p.size[1], p.size[2]) {}
   void run() override {
     maximum::host_loops(p_.a.data(), p_.b.data(), c_.data(), p_.size[0], p_.size[1], p_.size[2]);
   }
-  exp::Verdict verdict() override { return verdict_of(wrong_elements(p_, c_.data())); }
+  exp::Verdict verdict() override { return exp::mismatch_verdict(wrong_elements(p_, c_.data())); }
 
  private:
   const Problem& p_;
@@ -91,7 +83,7 @@ class OnSpace final : public exp::Case {
   exp::Verdict verdict() override {
     Kokkos::deep_copy(exec_, c_host_, c_);
     nbk::fence(exec_, "nbk::maximum result to host");
-    return verdict_of(wrong_elements(p_, c_host_.data()));
+    return exp::mismatch_verdict(wrong_elements(p_, c_host_.data()));
   }
 
  private:
@@ -117,8 +109,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
       v.document = document_tiles ? "" : "vectorize CPU: 4.97 us / 7.95 ms / 48.1 ms";
     v.timed_with_transfers = device;
     v.footprint = [](const Size& s) {
-      const auto bytes = 3 * static_cast<std::uint64_t>(s.elements()) * sizeof(float);
-      return is_device_space_v<Space> ? exp::Footprint{bytes / 3, bytes} : exp::Footprint{bytes, 0};
+      const auto array = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
+      return exp::in_space_memory<Space>(3 * array, array);  // and c's host mirror
     };
     const maximum::Tiles tiles = document_tiles ? maximum::document_tiles : maximum::default_tiles;
     v.make = exp::maker<Problem>(

@@ -136,8 +136,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
     v.moves = std::string(row.moves) + "; data resident";
     v.document = row.document;
     v.footprint = [](const Size& s) {
-      const auto bytes = static_cast<std::uint64_t>(s.elements()) * sizeof(double);
-      return is_device_space_v<Space> ? exp::Footprint{0, bytes} : exp::Footprint{bytes, 0};
+      return exp::in_space_memory<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(double));
     };
     const Kind kind = row.kind;
     v.make = exp::maker<Problem>(

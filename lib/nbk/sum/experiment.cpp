@@ -197,8 +197,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
     v.first_call = device ? "module load" : "";
     v.timed_with_transfers = true;
     v.footprint = [](const Size& s) {
-      const auto bytes = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
-      return is_device_space_v<Space> ? exp::Footprint{0, bytes} : exp::Footprint{bytes, 0};
+      return exp::in_space_memory<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(float));
     };
     const Kind kind = row.kind;
     v.make = exp::maker<Problem>(
