@@ -22,12 +22,20 @@ if(NOT DEFINED Kokkos_ROOT AND DEFINED ENV{Kokkos_ROOT})
   set(Kokkos_ROOT "$ENV{Kokkos_ROOT}")
 endif()
 
+# scripts/bootstrap.sh writes bin/nbk-nvcc-wrapper into a CUDA install: nvcc_wrapper bound
+# to the nvcc that built that Kokkos, so neither configuring nor building needs nvcc on
+# PATH. Another CUDA Kokkos gets its own nvcc_wrapper, which runs the nvcc on PATH (or
+# $CUDA_ROOT/bin/nvcc).
 if(NOT CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX} AND Kokkos_ROOT
    AND EXISTS "${Kokkos_ROOT}/bin/nvcc_wrapper"
    AND EXISTS "${Kokkos_ROOT}/include/KokkosCore_config.h")
   file(STRINGS "${Kokkos_ROOT}/include/KokkosCore_config.h" _nbk_kokkos_cuda
        REGEX "^#define KOKKOS_ENABLE_CUDA$")
   if(_nbk_kokkos_cuda)
-    set(CMAKE_CXX_COMPILER "${Kokkos_ROOT}/bin/nvcc_wrapper" CACHE FILEPATH "C++ compiler (nvcc_wrapper for a CUDA Kokkos)")
+    set(_nbk_wrapper "${Kokkos_ROOT}/bin/nvcc_wrapper")
+    if(EXISTS "${Kokkos_ROOT}/bin/nbk-nvcc-wrapper")
+      set(_nbk_wrapper "${Kokkos_ROOT}/bin/nbk-nvcc-wrapper")
+    endif()
+    set(CMAKE_CXX_COMPILER "${_nbk_wrapper}" CACHE FILEPATH "C++ compiler (nvcc_wrapper for a CUDA Kokkos)")
   endif()
 endif()

@@ -13,7 +13,6 @@ cd "$here/.."
 source "$here/common.sh"
 
 bash "$here/bootstrap.sh" cuda
-export PATH="/usr/local/cuda/bin:$PATH"
 cmake --preset cuda >/dev/null
 cmake --build --preset cuda
 
