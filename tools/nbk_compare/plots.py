@@ -107,7 +107,10 @@ def plot_bandwidth(cmp, path):
     if not panels:
         return None
     heights = [max(len(cells), 3) + 1.5 for _, cells in panels]
-    fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), layout="constrained")
+    try:
+        fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), layout="constrained")
+    except TypeError:  # matplotlib < 3.5
+        fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), constrained_layout=True)
     axes = fig.subplots(len(panels), 1, squeeze=False, gridspec_kw={"height_ratios": heights})[:, 0]
     for ax, (c, cells) in zip(axes, panels):
         color = _COLORS[cmp.columns.index(c) % len(_COLORS)]
