@@ -121,7 +121,8 @@ def plot_bandwidth(cmp, path):
         for i, (_, cell) in enumerate(cells):
             frac = cell.ref_fraction
             text = f"{format_gbps(cell.gbps)} GB/s" + (f"  ({format_pct(frac)})" if frac is not None else "")
-            ax.annotate(text, (cell.gbps, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
+            ax.annotate(text, (cell.gbps, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7,
+                        zorder=5, bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5, "alpha": 0.85})
         top = max(xs)
         if ref is not None:
             ax.axvline(ref.gbps, color="#444444", linestyle="--", linewidth=1)

@@ -412,7 +412,7 @@ def experiments_section(doc, inputs, results_where):
               "(or a program with `--json`).")
         return
     doc.p("Each program's JSON, as written (`--json`): its parameters, its bandwidth probes and "
-          "its results. Times in seconds keys (`*_s`) are shown with units.")
+          "its results. Values of keys ending in `_s` are seconds and are shown with a unit.")
     for stem in _ordered(inputs.programs):
         path, data = inputs.programs[stem]
         doc.h(3, f"{data.get('experiment', stem)} (`{os.path.basename(path)}`)")
