@@ -67,32 +67,41 @@ def plot_speedup(cmp, path):
     height = 0.8 / len(used)
     fig = Figure(figsize=(10, 1.6 + 0.32 * len(rows) * max(1, len(used) * 0.7)))
     ax = fig.add_subplot()
-    values = []
+    values, tested = [], False
     for k, c in enumerate(used):
-        ys, xs = [], []
+        ys, xs, marks = [], [], []
         for i, r in enumerate(rows):
             cell = r.cells.get(c.label)
             if cell and cell.speedup:
                 ys.append(i - 0.4 + height * (k + 0.5))
                 xs.append(cell.speedup)
+                marks.append("" if cell.significant is None else "*" if cell.significant else "?")
+                tested = tested or cell.significant is not None
         values += xs
         color = _COLORS[cmp.columns.index(c) % len(_COLORS)]
-        ax.barh(ys, xs, height=height * 0.9, color=color, label=c.label)
-        for y, x in zip(ys, xs):
-            ax.annotate(format_ratio(x), (x, y), xytext=(3, 0), textcoords="offset points", va="center",
-                        fontsize=7)
+        # Bars start at 1x, so a slowdown points left and a speed-up right (on a log axis a
+        # bar from the axis edge would make 0.5x look like a gain).
+        ax.barh(ys, [x - 1.0 for x in xs], left=1.0, height=height * 0.9, color=color, label=c.label)
+        for y, x, mark in zip(ys, xs, marks):
+            ax.annotate(format_ratio(x) + mark, (x, y), xytext=(3 if x >= 1 else -3, 0), textcoords="offset points",
+                        va="center", ha="left" if x >= 1 else "right", fontsize=7)
     ax.set_xscale("log")
     lo, hi = min(values + [1.0]), max(values + [1.0])
-    ax.set_xlim(lo / 2, hi * 4)  # room for the labels right of the bars
+    left = lo / 4 if lo < 1 else 0.7  # room for labels left of slowdowns, if any
+    ax.set_xlim(left, hi * 4)
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([_row_label(r) for r in rows], fontsize=8)
     ax.invert_yaxis()
+    decades = math.log10(hi * 4) - math.log10(left)
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3 else (1.0,)))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
-    ax.set_xlabel(f"speed-up: {cmp.baseline.label} time / time (log scale; right of the line = faster)")
+    note = "; * significant, ? not (U test)" if tested else ""
+    ax.set_xlabel(f"speed-up: {cmp.baseline.label} time / time (log scale; right of 1x = faster){note}")
     ax.set_title(f"Speed-up against {cmp.baseline.label}")
     ax.grid(axis="x", which="major", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8, title="space")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="space")
     return _save(fig, Canvas, path)
 
 
