@@ -1,5 +1,6 @@
 """Command lines of tools/nbk-compare and tools/nbk-report."""
 import argparse
+import os
 import sys
 
 from . import compare as cmpmod
@@ -41,10 +42,10 @@ Exit status: 0 no regression, 1 at least one (listed on the last line), 2 bad in
 def _common(parser):
     parser.add_argument("--alpha", type=_fraction, default=cmpmod.DEFAULT_ALPHA, metavar="A",
                         help="significance level of the U test (default %(default)s)")
-    parser.add_argument("--json", nargs="?", const="-", metavar="FILE",
-                        help="write the results as JSON to FILE (or to stdout instead of the table)")
-    parser.add_argument("--csv", nargs="?", const="-", metavar="FILE",
-                        help="write one CSV line per benchmark to FILE (or to stdout instead of the table)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument("--csv", action="store_true", help="print CSV (one line per benchmark) instead of the table")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the JSON (--json), CSV (--csv) or table to FILE; the table still goes to stdout")
 
 
 def _fraction(text):
@@ -102,26 +103,29 @@ def regress_parser():
     return p
 
 
+def _check_output(args, inputs):
+    if args.json and args.csv:
+        raise cmpmod.UsageError("--json and --csv: choose one")
+    if args.output and any(os.path.abspath(args.output) == os.path.abspath(p) for p in inputs):
+        raise cmpmod.UsageError(f"{args.output}: is an input; will not overwrite it")
+
+
 def _emit(args, text, json_text, csv_text, out=sys.stdout):
-    to_stdout = [name for name in ("json", "csv") if getattr(args, name) == "-"]
-    if len(to_stdout) > 1:
-        raise cmpmod.UsageError("--json and --csv cannot both write to stdout; give one a FILE")
-    for name, content in (("json", json_text), ("csv", csv_text)):
-        target = getattr(args, name)
-        if target and target != "-":
-            try:
-                with open(target, "w", encoding="utf-8") as f:
-                    f.write(content)
-            except OSError as e:
-                raise cmpmod.UsageError(f"{target}: cannot write ({e.strerror})") from None
-    if to_stdout:
-        out.write(json_text if to_stdout[0] == "json" else csv_text)
-    else:
+    content = json_text if args.json else csv_text if args.csv else text
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(content)
+        except OSError as e:
+            raise cmpmod.UsageError(f"{args.output}: cannot write ({e.strerror})") from None
         out.write(text)
+    else:
+        out.write(content)
 
 
 def run_compare(argv, out=sys.stdout):
     args = compare_parser().parse_args(argv)
+    _check_output(args, args.files)
     if args.label and len(args.label) != len(args.files):
         raise cmpmod.UsageError(f"--label given {len(args.label)} times for {len(args.files)} files")
     labels = args.label or default_labels(args.files)
@@ -144,6 +148,7 @@ def run_compare(argv, out=sys.stdout):
 
 def run_regress(argv, out=sys.stdout):
     args = regress_parser().parse_args(argv)
+    _check_output(args, [args.before, args.after])
     labels = default_labels([args.before, args.after])
     reg = cmpmod.Regression(BenchFile(args.before, labels[0]), BenchFile(args.after, labels[1]),
                             threshold=args.threshold, alpha=args.alpha)

@@ -173,11 +173,21 @@ class MachineOutputs(unittest.TestCase):
     def test_json_to_a_file_keeps_the_table_on_stdout(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "out.json")
-            rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--json", path)
+            rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--json", "-o", path)
             self.assertEqual(rc, 0, err)
             self.assertIn("vs serial", out)
             with open(path) as f:
                 self.assertEqual(json.load(f)["baseline"], "serial")
+
+    def test_output_never_overwrites_an_input(self):
+        rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--csv", "-o", fixture("spaces.json"))
+        self.assertEqual(rc, 2)
+        self.assertIn("will not overwrite", err)
+
+    def test_json_and_csv_together_exit_2(self):
+        rc, _, err = run_tool("nbk-compare", fixture("spaces.json"), "--csv", "--json")
+        self.assertEqual(rc, 2)
+        self.assertEqual(len(err.strip().splitlines()), 1)
 
     def test_help(self):
         rc, out, _ = run_tool("nbk-compare", "--help")
