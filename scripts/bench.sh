@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Google Benchmark suite of one preset and writes build/<preset>/bench.json:
 # 9 repetitions per benchmark (enough for Google Benchmark's Mann-Whitney U test in
-# compare.py), OpenMP threads pinned. Compare two backends with
-#   compare.py benchmarks build/openmp/bench.json build/cuda/bench.json
+# compare.py), OpenMP threads pinned. Compare its spaces, or two backends, with
+#   tools/nbk-compare build/cuda/bench.json    tools/nbk-compare build/{openmp,cuda}/bench.json
 # Usage: scripts/bench.sh <serial|openmp|cuda> [extra Google Benchmark flags]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,3 +20,6 @@ export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-thread
   --benchmark_repetitions=9 --benchmark_min_time=0.1 \
   --benchmark_out="build/$preset/bench.json" --benchmark_out_format=json "$@"
 log "wrote build/$preset/bench.json"
+log "compare its spaces: tools/nbk-compare build/$preset/bench.json --baseline serial;" \
+    "check a change: tools/nbk-compare regress OLD.json build/$preset/bench.json;" \
+    "report with plots: tools/nbk-report --preset-dir build/$preset"

@@ -46,7 +46,7 @@ for arg in "${@:-host}"; do
   esac
 done
 
-apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev)
+apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3-matplotlib)
 
 install_packages() {
   [[ "${NBK_NO_APT:-0}" == 1 ]] && return

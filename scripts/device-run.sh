@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh). Reports go to
-# $OUT (or .device/out): log.txt, tests.json, bench.json and <experiment>.json for each
-# experiment of experiments.txt (packed beside this script). Usage: bash .device/run.sh [info] [tests] [apps] [bench]
+# $OUT (or .device/out): log.txt, tests.json, bench.json, <experiment>.json for each
+# experiment of experiments.txt (packed beside this script), and report/ (index.md from
+# those files when python3 is there; plots too when matplotlib is).
+# Usage: bash .device/run.sh [info] [tests] [apps] [bench] [report]
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench)
+steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench report)
 status=0
 note() { echo "== $*" | tee -a "$out/log.txt"; }
 run() { "$@" 2>&1 | tee -a "$out/log.txt"; local rc=${PIPESTATUS[0]}; ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }; }
@@ -25,7 +27,12 @@ for step in "${steps[@]}"; do
            note "benchmarks"
            run "$here/bin/nbk_bench" --benchmark_repetitions="${REPS:-3}" --benchmark_min_time=0.1 \
                --benchmark_out="$out/bench.json" --benchmark_out_format=json ;;
-    *) echo "device-run: unknown step '$step' (info, tests, apps, bench)" >&2; exit 2 ;;
+    report) if command -v python3 >/dev/null && [[ -f "$here/tools/nbk-report" ]]; then
+              note "report"; run python3 "$here/tools/nbk-report" --results "$out" --out "$out/report"
+            else
+              note "report skipped: no python3 or no $here/tools (pack-device.sh copies it)"
+            fi ;;
+    *) echo "device-run: unknown step '$step' (info, tests, apps, bench, report)" >&2; exit 2 ;;
   esac
 done
 exit "$status"

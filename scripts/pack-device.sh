@@ -27,5 +27,6 @@ for lib in $(ldd .device/bin/* | awk '/=> \//{print $3}' | sort -u); do
 done
 cp "$here/device-run.sh" .device/run.sh
 cp experiments.txt .device/experiments.txt
+mkdir -p .device/tools && cp -r tools/nbk-report tools/nbk-compare tools/nbk_compare .device/tools/ && rm -rf .device/tools/nbk_compare/__pycache__
 du -sh .device
 log "packed .device/; on the GPU machine: bash .device/run.sh (carry .device)"

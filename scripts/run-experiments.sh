@@ -2,7 +2,9 @@
 # The main job: build the best backend this machine has and run every experiment on it.
 #   GPU (nvidia-smi lists one, nvcc present, the cuda preset builds) -> cuda preset, which
 #   also runs the CPU variants (Serial, OpenMP) side by side; otherwise -> openmp preset.
-# Text reports go to stdout; JSON to build/<preset>/results/<experiment>.json.
+# Text reports go to stdout; JSON to build/<preset>/results/<experiment>.json; a report of
+# those (and of build/<preset>/bench.json if scripts/bench.sh wrote one) to
+# build/<preset>/report/index.md.
 # The experiments, in order, are those of experiments.txt (the list CMake builds a program
 # for); each runs at the document's size. Run a program yourself for other sizes (every one has --help).
 # Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda]
@@ -48,4 +50,13 @@ for experiment in $(cat experiments.txt); do
 done
 echo
 log "JSON results in $results/"
+# The report: no benchmarks are run here (that is scripts/bench.sh's job), it only reads.
+# Debian's python3 first: bootstrap.sh installed python3-matplotlib for it.
+python="$(command -v /usr/bin/python3 || command -v python3 || true)"
+if [[ -n "$python" ]]; then
+  "$python" tools/nbk-report --preset-dir "build/$preset" ||
+    { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }
+else
+  log "no python3: no report (tools/nbk-report)"
+fi
 exit "$status"

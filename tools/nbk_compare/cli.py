@@ -1,0 +1,176 @@
+"""Command lines of tools/nbk-compare and tools/nbk-report."""
+import argparse
+import os
+import sys
+
+from . import compare as cmpmod
+from .gbench import BenchFile, InputError, default_labels
+
+COMPARE_DESCRIPTION = """\
+Compare Google Benchmark JSON files of this project across execution spaces.
+
+Benchmarks are named experiment/variant/space/size (Google Benchmark suffixes such as
+/manual_time are ignored). Runs that differ only in the space are paired, from one file
+holding several spaces (a cuda build runs serial, openmp and cuda) or from several files. A
+space found in more than one file is labelled space@file (file = the file's name, or its
+folder when the names are equal, or --label).
+
+Each space gets the median time per iteration, its spread, GB/s and the speed-up against
+the baseline space; with per-repetition times (--benchmark_repetitions without
+--benchmark_report_aggregates_only) a two-sided Mann-Whitney U test marks the speed-up
+significant (*) or not (?), as Google Benchmark's compare.py does.
+
+Second mode:  nbk-compare regress BEFORE.json AFTER.json [--threshold 0.10]
+  (see nbk-compare regress --help)
+
+Exit status: 0 done, 1 regression found (regress mode), 2 bad input (one line naming the
+file on stderr).
+"""
+
+REGRESS_DESCRIPTION = """\
+Check AFTER against BEFORE, two runs of the same benchmarks (same backend): benchmarks are
+paired by their full name. A benchmark regressed when its median time grew by more than
+--threshold (a fraction: 0.10 = 10%) and, when both runs have per-repetition times, the
+two-sided Mann-Whitney U test of those times gives p < --alpha; one that reports an error
+after but not before regressed too. Files with aggregates only are judged by the threshold
+alone.
+
+Exit status: 0 no regression, 1 at least one (listed on the last line), 2 bad input.
+"""
+
+
+def _common(parser):
+    parser.add_argument("--alpha", type=_fraction, default=cmpmod.DEFAULT_ALPHA, metavar="A",
+                        help="significance level of the U test (default %(default)s)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument("--csv", action="store_true", help="print CSV (one line per benchmark) instead of the table")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the JSON (--json), CSV (--csv) or table to FILE; the table still goes to stdout")
+
+
+def _fraction(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1: '{text}'")
+    return value
+
+
+def _threshold(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: '{text}'")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (the project's convention for bad input)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def compare_parser():
+    p = _Parser(prog="nbk-compare", description=COMPARE_DESCRIPTION,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="+", metavar="FILE.json", help="Google Benchmark JSON output (--benchmark_out)")
+    p.add_argument("--baseline", default=cmpmod.DEFAULT_BASELINE, metavar="SPACE",
+                   help="space (or column label such as openmp@before) the others are compared with "
+                        "(default %(default)s; the first column when absent and not given)")
+    p.add_argument("--label", action="append", default=[], metavar="NAME",
+                   help="label of the files, once per file in order (default: their names)")
+    p.add_argument("--reference", default=cmpmod.DEFAULT_REFERENCE, metavar="FAMILY",
+                   help="experiment/variant whose GB/s, same space and file, is the achievable "
+                        "bandwidth (default %(default)s)")
+    p.add_argument("--plots", metavar="DIR", help="also write the PNG plots into DIR (needs matplotlib)")
+    _common(p)
+    return p
+
+
+def regress_parser():
+    p = _Parser(prog="nbk-compare regress", description=REGRESS_DESCRIPTION,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("before", metavar="BEFORE.json")
+    p.add_argument("after", metavar="AFTER.json")
+    p.add_argument("--threshold", type=_threshold, default=0.10, metavar="F",
+                   help="slowdown tolerated, as a fraction of BEFORE's time (default %(default)s)")
+    _common(p)
+    return p
+
+
+def _check_output(args, inputs):
+    if args.json and args.csv:
+        raise cmpmod.UsageError("--json and --csv: choose one")
+    if args.output and any(os.path.abspath(args.output) == os.path.abspath(p) for p in inputs):
+        raise cmpmod.UsageError(f"{args.output}: is an input; will not overwrite it")
+
+
+def _emit(args, text, json_text, csv_text, out=sys.stdout):
+    content = json_text if args.json else csv_text if args.csv else text
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(content)
+        except OSError as e:
+            raise cmpmod.UsageError(f"{args.output}: cannot write ({e.strerror})") from None
+        out.write(text)
+    else:
+        out.write(content)
+
+
+def run_compare(argv, out=sys.stdout):
+    args = compare_parser().parse_args(argv)
+    _check_output(args, args.files)
+    if args.label and len(args.label) != len(args.files):
+        raise cmpmod.UsageError(f"--label given {len(args.label)} times for {len(args.files)} files")
+    labels = args.label or default_labels(args.files)
+    files = [BenchFile(path, label) for path, label in zip(args.files, labels)]
+    baseline_given = any(a == "--baseline" or a.startswith("--baseline=") for a in argv)
+    cmp = cmpmod.Comparison(files, baseline=args.baseline, alpha=args.alpha, reference=args.reference,
+                            baseline_required=baseline_given)
+    if args.plots:
+        from . import plots
+        try:
+            written = plots.write_plots(cmp, args.plots)
+        except plots.PlotsUnavailable as e:
+            raise cmpmod.UsageError(f"--plots: {e}") from None
+        for path, _ in written:
+            print(f"nbk-compare: wrote {path}", file=sys.stderr)
+    records = cmpmod.comparison_records(cmp)
+    _emit(args, cmpmod.render_comparison_text(cmp), cmpmod.comparison_json(cmp), cmpmod.to_csv(records), out)
+    return 0
+
+
+def run_regress(argv, out=sys.stdout):
+    args = regress_parser().parse_args(argv)
+    _check_output(args, [args.before, args.after])
+    labels = default_labels([args.before, args.after])
+    reg = cmpmod.Regression(BenchFile(args.before, labels[0]), BenchFile(args.after, labels[1]),
+                            threshold=args.threshold, alpha=args.alpha)
+    _emit(args, cmpmod.render_regress_text(reg), cmpmod.regress_json(reg),
+          cmpmod.to_csv(cmpmod.regress_records(reg)), out)
+    return 1 if reg.failures else 0
+
+
+def compare_main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    regress = bool(argv) and argv[0] == "regress"
+    prog = "nbk-compare regress" if regress else "nbk-compare"
+    try:
+        return run_regress(argv[1:]) if regress else run_compare(argv)
+    except (InputError, cmpmod.UsageError) as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+
+
+def report_main(argv=None):
+    from . import report
+    return report.main(sys.argv[1:] if argv is None else argv)

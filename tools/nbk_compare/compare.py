@@ -1,0 +1,509 @@
+"""Pairing benchmarks across spaces and files, and regression checks between two runs."""
+import csv
+import io
+import json
+
+from . import stats
+from .gbench import format_size, size_sort_key
+
+DEFAULT_ALPHA = 0.05
+DEFAULT_REFERENCE = "probe/copy"
+DEFAULT_BASELINE = "serial"
+MISSING = "-"
+
+
+class UsageError(Exception):
+    """A request that does not fit the inputs (unknown baseline, ...); one line."""
+
+
+# ---------------------------------------------------------------------------------- format
+
+def format_time(seconds):
+    if seconds is None:
+        return MISSING
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if abs(seconds) >= scale or unit == "ns":
+            return f"{seconds / scale:#.4g}".rstrip(".") + f" {unit}"
+    return MISSING
+
+
+def format_gbps(gbps):
+    if gbps is None:
+        return MISSING
+    if gbps >= 100:
+        return f"{gbps:.0f}"
+    return f"{gbps:#.3g}".rstrip(".") if gbps >= 0.001 else f"{gbps:.2g}"
+
+
+def format_ratio(ratio):
+    if ratio is None:
+        return MISSING
+    if ratio >= 100:
+        return f"{ratio:.0f}x"
+    if ratio >= 10:
+        return f"{ratio:.1f}x"
+    if ratio >= 0.01:
+        return f"{ratio:.2f}x"
+    return f"{ratio:.2g}x"
+
+
+def format_pct(fraction):
+    return MISSING if fraction is None else f"{fraction * 100:.1f}%" if fraction < 0.1 else f"{fraction * 100:.0f}%"
+
+
+def format_p(p):
+    return MISSING if p is None else f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
+
+
+# ---------------------------------------------------------------------------------- compare
+
+class Column:
+    """One space of one file."""
+
+    def __init__(self, bench_file, space, label):
+        self.file = bench_file
+        self.space = space
+        self.label = label
+        self.reference = None  # the reference Run of this column, if any
+
+    @property
+    def runs(self):
+        return [r for r in self.file.runs.values() if r.space == self.space]
+
+
+def make_columns(files):
+    """A column per (file, space). A space found in one file only is labelled by its name;
+    one found in several files by space@file; a name without a space by the file label."""
+    count = {}
+    for f in files:
+        for space in f.spaces:
+            count[space] = count.get(space, 0) + 1
+    columns = []
+    for f in files:
+        for space in f.spaces:
+            if not space:
+                label = f.label
+            elif count[space] > 1:
+                label = f"{space}@{f.label}"
+            else:
+                label = space
+            columns.append(Column(f, space, label))
+    return columns
+
+
+def pick_baseline(columns, wanted):
+    """Column by label, else the first column of that space. None if neither exists."""
+    for c in columns:
+        if c.label == wanted:
+            return c
+    for c in columns:
+        if c.space == wanted:
+            return c
+    return None
+
+
+class Cell:
+    def __init__(self, run, column):
+        self.run = run
+        self.column = column
+        self.speedup = None
+        self.p_value = None
+        self.test = None
+        self.significant = None
+
+    @property
+    def error(self):
+        return self.run.error
+
+    @property
+    def time(self):
+        return None if self.run.error else self.run.time
+
+    @property
+    def gbps(self):
+        return None if self.run.error else self.run.gbps
+
+    @property
+    def ref_fraction(self):
+        ref = self.column.reference
+        if ref is None or ref.error or self.gbps is None or not ref.gbps:
+            return None
+        return self.gbps / ref.gbps
+
+    @property
+    def spread(self):
+        return (None, None, {}) if self.run.error else self.run.spread
+
+
+class Row:
+    def __init__(self, key):
+        self.experiment, self.variant, self.size, self.extra = key
+        self.cells = {}  # column label -> Cell
+        self.order = None
+
+    @property
+    def family(self):
+        return f"{self.experiment}/{self.variant}" if self.variant else self.experiment
+
+    @property
+    def size_label(self):
+        text = format_size(self.size)
+        return f"{text} {self.extra}".strip() if self.extra else text
+
+
+class Comparison:
+    def __init__(self, files, baseline=DEFAULT_BASELINE, alpha=DEFAULT_ALPHA, reference=DEFAULT_REFERENCE,
+                 baseline_required=False):
+        self.files = files
+        self.alpha = alpha
+        self.reference = reference
+        self.notes = []
+        self.columns = make_columns(files)
+        base = pick_baseline(self.columns, baseline)
+        if base is None:
+            labels = ", ".join(c.label for c in self.columns)
+            if baseline_required:
+                raise UsageError(f"baseline '{baseline}' is none of the columns ({labels})")
+            base = self.columns[0]
+            self.notes.append(f"no '{baseline}' column; baseline is {base.label} (columns: {labels})")
+        self.baseline = base
+        for c in self.columns:
+            c.reference = _reference_run(c, reference)
+        rows = {}
+        for c in self.columns:
+            for run in c.runs:
+                row = rows.get(run.key)
+                if row is None:
+                    row = rows[run.key] = Row(run.key)
+                    row.order = len(rows)
+                row.cells[c.label] = Cell(run, c)
+        self.rows = _sorted_rows(rows.values())
+        for row in self.rows:
+            self._speedups(row)
+
+    def _speedups(self, row):
+        base = row.cells.get(self.baseline.label)
+        for label, cell in row.cells.items():
+            if base is None or label == self.baseline.label:
+                continue
+            if base.time and cell.time:
+                cell.speedup = base.time / cell.time
+            a, b = base.run.samples, cell.run.samples
+            if not base.error and not cell.error and len(a) >= 2 and len(b) >= 2:
+                _, cell.p_value, cell.test = stats.mann_whitney_u(a, b)
+                cell.significant = cell.p_value < self.alpha
+
+    def min_repetitions(self):
+        """Smallest number of per-repetition samples among tested pairs (None: no test)."""
+        ns = [len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test]
+        return min(ns) if ns else None
+
+    def legend(self):
+        lines = [
+            f"baseline: {self.baseline.label}; 'vs {self.baseline.label}' = baseline time / time (>1: faster).",
+            "time: median seconds per iteration over the repetitions (else Google Benchmark's median "
+            "aggregate); spread: iqr = interquartile range / median of the repetitions, cv = stddev / mean "
+            "from the aggregates (files written with aggregates only).",
+        ]
+        tested = any(c.test for r in self.rows for c in r.cells.values())
+        if tested:
+            lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
+                         f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
+            n = self.min_repetitions()
+            if n is not None and stats.min_p_value(n, n) >= self.alpha:
+                lines.append(f"note: with {n} repetitions a side the U test cannot reach p < {self.alpha} "
+                             f"(smallest p {stats.min_p_value(n, n):.3f}); run 9 repetitions.")
+        else:
+            lines.append("no per-repetition times in the input (aggregates only or single runs): "
+                         "no significance test; rerun without --benchmark_report_aggregates_only.")
+        lines.extend(self.notes)
+        return lines
+
+
+def _reference_run(column, family):
+    """The reference benchmark (e.g. probe/copy) of the same space in the same file: its
+    largest size."""
+    found = [r for r in column.runs if r.family == family and not r.error and r.gbps]
+    if not found:
+        return None
+    return max(found, key=lambda r: size_sort_key(r.size))
+
+
+def _sorted_rows(rows):
+    """Experiments and variants in the order they first appear, sizes ascending."""
+    first_exp, first_fam = {}, {}
+    for row in sorted(rows, key=lambda r: r.order):
+        first_exp.setdefault(row.experiment, row.order)
+        first_fam.setdefault((row.experiment, row.variant), row.order)
+    return sorted(rows, key=lambda r: (first_exp[r.experiment], first_fam[(r.experiment, r.variant)],
+                                       size_sort_key(r.size), r.extra))
+
+
+# ---------------------------------------------------------------------------------- tables
+
+def comparison_table(cmp):
+    """Header groups, sub-headers and rows of strings for the text and Markdown tables."""
+    groups = [("", ["experiment", "variant", "size"])]
+    for c in cmp.columns:
+        subs = ["time", "spread", "GB/s"]
+        if c is not cmp.baseline:
+            subs.append(f"vs {cmp.baseline.label}")
+        groups.append((c.label, subs))
+    kinds = {c.spread[0] for r in cmp.rows for c in r.cells.values() if c.spread[0]}
+    one_kind = kinds.pop() if len(kinds) == 1 else None
+    if one_kind:
+        for _, subs in groups[1:]:
+            subs[1] = one_kind
+    rows = []
+    for row in cmp.rows:
+        line = [row.experiment, row.variant or MISSING, row.size_label or MISSING]
+        for c in cmp.columns:
+            cell = row.cells.get(c.label)
+            n = 3 if c is cmp.baseline else 4
+            if cell is None:
+                line += [MISSING] * n
+            elif cell.error:
+                line += ["error"] + [""] * (n - 1)
+            else:
+                kind, rel, _ = cell.spread
+                spread = MISSING if rel is None else format_pct(rel) if one_kind else f"{kind} {format_pct(rel)}"
+                line += [format_time(cell.time), spread,
+                         format_gbps(cell.gbps)]
+                if n == 4:
+                    mark = "" if cell.significant is None else "*" if cell.significant else "?"
+                    line.append(format_ratio(cell.speedup) + mark)
+        rows.append(line)
+    return groups, rows
+
+
+def errors_of(cmp):
+    return [(c.run.name, c.run.error) for r in cmp.rows for c in r.cells.values() if c.error]
+
+
+def render_text_table(groups, rows, blank_between=None, left=None):
+    """Aligned text: a line of group labels over their sub-columns, then sub-headers. Columns
+    in `left` (indexes; default: the first group's) are left-aligned, the others right."""
+    headers = [h for _, subs in groups for h in subs]
+    widths = [len(h) for h in headers]
+    for r in rows:
+        widths = [max(w, len(v)) for w, v in zip(widths, r)]
+    # widen groups whose label is longer than their columns
+    i = 0
+    for label, subs in groups:
+        span = sum(widths[i:i + len(subs)]) + 2 * (len(subs) - 1)
+        if len(label) > span:
+            widths[i + len(subs) - 1] += len(label) - span
+        i += len(subs)
+    sep = " | "
+
+    def join(values, align_left):
+        out, i = [], 0
+        for _, subs in groups:
+            parts = []
+            for k in range(len(subs)):
+                v = values[i + k]
+                parts.append(v.ljust(widths[i + k]) if align_left[i + k] else v.rjust(widths[i + k]))
+            out.append("  ".join(parts))
+            i += len(subs)
+        return sep.join(out).rstrip()
+
+    group_line, i = [], 0
+    for label, subs in groups:
+        span = sum(widths[i:i + len(subs)]) + 2 * (len(subs) - 1)
+        group_line.append(label.ljust(span))
+        i += len(subs)
+    left = set(range(len(groups[0][1]))) if left is None else set(left)
+    align = [i in left for i in range(len(headers))]
+    lines = [sep.join(group_line).rstrip(), join(headers, align)]
+    lines.append("-" * max(len(line) for line in lines))
+    previous = None
+    for r in rows:
+        if blank_between is not None and previous is not None and r[blank_between] != previous:
+            lines.append("")
+        previous = None if blank_between is None else r[blank_between]
+        lines.append(join(r, align))
+    return "\n".join(lines)
+
+
+def render_comparison_text(cmp):
+    groups, rows = comparison_table(cmp)
+    out = ["files: " + ", ".join(f"{f.label} = {f.path}" for f in cmp.files), ""]
+    out.append(render_text_table(groups, rows, blank_between=0))
+    out.append("")
+    out += cmp.legend()
+    errs = errors_of(cmp)
+    if errs:
+        out.append("errors:")
+        out += [f"  {name}: {msg}" for name, msg in errs]
+    return "\n".join(out) + "\n"
+
+
+def comparison_records(cmp):
+    """One record per benchmark per column, for CSV and JSON."""
+    records = []
+    for row in cmp.rows:
+        for c in cmp.columns:
+            cell = row.cells.get(c.label)
+            if cell is None:
+                continue
+            kind, rel, details = cell.spread
+            ref = c.reference
+            records.append({
+                "experiment": row.experiment, "variant": row.variant, "size": row.size, "extra": row.extra,
+                "column": c.label, "space": c.space, "file": c.file.path, "name": cell.run.name,
+                "error": cell.error,
+                "time_s": cell.time, "time_source": None if cell.error else cell.run.time_source,
+                "repetitions": cell.run.repetitions,
+                "spread_kind": kind, "spread": rel,
+                "min_s": details.get("min_s"), "max_s": details.get("max_s"),
+                "q1_s": details.get("q1_s"), "q3_s": details.get("q3_s"),
+                "gb_per_s": cell.gbps,
+                "reference": ref.name if ref else None, "reference_gb_per_s": ref.gbps if ref else None,
+                "fraction_of_reference": cell.ref_fraction,
+                "baseline": cmp.baseline.label, "speedup": cell.speedup,
+                "p_value": cell.p_value, "test": cell.test, "significant": cell.significant,
+            })
+    return records
+
+
+def comparison_json(cmp):
+    return json.dumps({
+        "baseline": cmp.baseline.label, "alpha": cmp.alpha, "reference": cmp.reference,
+        "files": [{"label": f.label, "path": f.path} for f in cmp.files],
+        "columns": [{"label": c.label, "space": c.space, "file": c.file.path} for c in cmp.columns],
+        "notes": cmp.notes,
+        "results": comparison_records(cmp),
+    }, indent=1) + "\n"
+
+
+def to_csv(records):
+    if not records:
+        return ""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(records[0].keys()), lineterminator="\n")
+    writer.writeheader()
+    for r in records:
+        writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------- regress
+
+class RegressRow:
+    def __init__(self, name, before, after):
+        self.name = name
+        self.before = before
+        self.after = after
+        self.change = None
+        self.p_value = None
+        self.test = None
+        self.verdict = ""
+        self.failed = False
+
+
+class Regression:
+    """Same names in two runs of the same backend. A benchmark fails when its median time
+    grew by more than `threshold` (a fraction) and, where both runs have per-repetition
+    times, the U test finds the difference significant; or when it reports an error after
+    but did not before."""
+
+    def __init__(self, before, after, threshold=0.10, alpha=DEFAULT_ALPHA):
+        self.before_file, self.after_file = before, after
+        self.threshold, self.alpha = threshold, alpha
+        names = list(before.runs)
+        names += [n for n in after.runs if n not in before.runs]
+        self.rows = [self._judge(RegressRow(n, before.runs.get(n), after.runs.get(n))) for n in names]
+
+    def _judge(self, row):
+        b, a = row.before, row.after
+        if b is None or a is None:
+            row.verdict = "only after" if b is None else "only before"
+            return row
+        if a.error or b.error:
+            if a.error and not b.error:
+                row.verdict, row.failed = f"ERROR after: {a.error}", True
+            elif b.error and not a.error:
+                row.verdict = f"error before ({b.error}), fixed"
+            else:
+                row.verdict = "error in both"
+            return row
+        if not b.time or a.time is None:
+            row.verdict = "no time"
+            return row
+        row.change = a.time / b.time - 1
+        tested = len(b.samples) >= 2 and len(a.samples) >= 2
+        if tested:
+            _, row.p_value, row.test = stats.mann_whitney_u(b.samples, a.samples)
+        significant = row.p_value < self.alpha if tested else None
+        if row.change > self.threshold:
+            if significant is False:
+                row.verdict = "slower, not significant"
+            else:
+                row.verdict = "SLOWER" if tested else "SLOWER (no repetitions to test)"
+                row.failed = True
+        elif row.change < -self.threshold:
+            row.verdict = "faster" if significant is not False else "faster, not significant"
+        else:
+            row.verdict = "within threshold"
+        return row
+
+    @property
+    def failures(self):
+        return [r for r in self.rows if r.failed]
+
+    def notes(self):
+        out = []
+        ns = [min(len(r.before.samples), len(r.after.samples)) for r in self.rows if r.test]
+        if ns and stats.min_p_value(min(ns), min(ns)) >= self.alpha:
+            n = min(ns)
+            out.append(f"note: with {n} repetitions a side the U test cannot reach p < {self.alpha} "
+                       f"(smallest p {stats.min_p_value(n, n):.3f}), so no slowdown can fail; run 9 repetitions.")
+        if not ns:
+            out.append("no per-repetition times on both sides: slowdowns are judged by the threshold alone.")
+        return out
+
+
+def render_regress_text(reg):
+    headers = ["benchmark", "before", "after", "change", "p", "verdict"]
+    rows = []
+    for r in reg.rows:
+        rows.append([
+            r.name,
+            MISSING if r.before is None else ("error" if r.before.error else format_time(r.before.time)),
+            MISSING if r.after is None else ("error" if r.after.error else format_time(r.after.time)),
+            MISSING if r.change is None else f"{r.change * 100:+.1f}%",
+            format_p(r.p_value), r.verdict,
+        ])
+    text = render_text_table([("", headers[:1]), ("", headers[1:])], rows, left=[0, 5])
+    text = "\n".join(text.splitlines()[1:])  # no group line
+    out = [f"before: {reg.before_file.path}", f"after:  {reg.after_file.path}",
+           f"threshold {reg.threshold * 100:g}% slower, alpha {reg.alpha} (two-sided Mann-Whitney U "
+           f"on the repetitions' times)", "", text, ""]
+    out += reg.notes()
+    fails = reg.failures
+    if fails:
+        out.append(f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails))
+    else:
+        out.append("no regression")
+    return "\n".join(out) + "\n"
+
+
+def regress_records(reg):
+    return [{
+        "name": r.name,
+        "before_s": None if r.before is None or r.before.error else r.before.time,
+        "after_s": None if r.after is None or r.after.error else r.after.time,
+        "before_repetitions": r.before.repetitions if r.before else None,
+        "after_repetitions": r.after.repetitions if r.after else None,
+        "change": r.change, "p_value": r.p_value, "test": r.test,
+        "verdict": r.verdict, "regression": r.failed,
+    } for r in reg.rows]
+
+
+def regress_json(reg):
+    return json.dumps({
+        "before": reg.before_file.path, "after": reg.after_file.path,
+        "threshold": reg.threshold, "alpha": reg.alpha, "notes": reg.notes(),
+        "regressions": [r.name for r in reg.failures],
+        "results": regress_records(reg),
+    }, indent=1) + "\n"

@@ -1,0 +1,276 @@
+"""Reading Google Benchmark JSON output into runs named experiment/variant/space/size.
+
+Nothing here knows the project's experiments: any name of the form
+experiment/variant/space[/size...][/suffix...] is understood, and shorter names still load
+(with empty fields) so that a foreign file is shown rather than refused.
+"""
+import json
+import math
+import os
+import re
+
+from . import stats
+
+TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+# Suffixes Google Benchmark appends to a family's name; the timing-mode ones are dropped
+# from the pairing key, the others (threads:2, ...) keep runs apart.
+_TIMING_SUFFIX = re.compile(r"^(manual_time|real_time|process_time)$")
+_OPTION_SUFFIX = re.compile(r"^(threads|iterations|repeats|min_time|min_warmup_time):\S+$")
+_AGGREGATE_SUFFIX = re.compile(r"_(mean|median|stddev|cv|min|max)$")
+
+
+class InputError(Exception):
+    """A file that cannot be used; str() is one line naming the file."""
+
+
+def load_json(path):
+    """Parse a JSON file or raise InputError with one line naming it."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a JSON file") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+    if not data.strip():
+        raise InputError(f"{path}: empty file, not JSON")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not JSON (not UTF-8 text)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        truncated = e.pos >= len(text.rstrip()) - 1 or e.msg.startswith("Unterminated")
+        what = "truncated JSON" if truncated else "malformed JSON"
+        raise InputError(f"{path}: {what} ({e.msg} at line {e.lineno} column {e.colno})") from None
+
+
+def split_name(name):
+    """'add_one/resident/openmp/67108864/manual_time' ->
+    dict(experiment, variant, space, size, extra) where size is the argument part ('' if
+    none) and extra the option suffixes ('threads:2', ...) joined by '/'."""
+    parts = name.split("/")
+    core, extra = [], []
+    for i, part in enumerate(parts):
+        if i > 0 and (_TIMING_SUFFIX.match(part) or _OPTION_SUFFIX.match(part)):
+            if not _TIMING_SUFFIX.match(part):
+                extra.append(part)
+        else:
+            core.append(part)
+    fields = {"experiment": core[0], "variant": "", "space": "", "size": ""}
+    if len(core) >= 3:
+        fields.update(variant=core[1], space=core[2], size="/".join(core[3:]))
+    elif len(core) == 2:
+        fields[("size" if _is_int(core[1]) else "variant")] = core[1]
+    fields["extra"] = "/".join(extra)
+    return fields
+
+
+def _is_int(text):
+    return re.fullmatch(r"-?\d+", text) is not None
+
+
+def size_sort_key(size):
+    """Sizes sort numerically part by part ('1048576' < '67108864'), text after numbers."""
+    return tuple((0, int(p), "") if _is_int(p) else (1, 0, p) for p in size.split("/")) if size else ()
+
+
+def format_size(size):
+    """67108864 -> '2^26'; other integers as they are; several arguments joined by '/'."""
+    out = []
+    for p in size.split("/") if size else []:
+        if _is_int(p) and int(p) >= 1024 and int(p) & (int(p) - 1) == 0:
+            out.append(f"2^{int(p).bit_length() - 1}")
+        else:
+            out.append(p)
+    return "/".join(out)
+
+
+class Run:
+    """One benchmark (one name) of one file: its repetitions and aggregates."""
+
+    def __init__(self, name, fields):
+        self.name = name  # run name without the aggregate suffix
+        self.experiment = fields["experiment"]
+        self.variant = fields["variant"]
+        self.space = fields["space"]
+        self.size = fields["size"]
+        self.extra = fields["extra"]
+        self.samples = []  # seconds per iteration, one per repetition (run_type iteration)
+        self.gbps_samples = []
+        self.aggregates = {}  # aggregate name -> row
+        self.error = None
+        self.order = 0
+
+    @property
+    def key(self):
+        """Pairing key across spaces: the name with the space taken out."""
+        return (self.experiment, self.variant, self.size, self.extra)
+
+    @property
+    def family(self):
+        return f"{self.experiment}/{self.variant}" if self.variant else self.experiment
+
+    def _aggregate_time(self, name):
+        row = self.aggregates.get(name)
+        return None if row is None else _seconds(row)
+
+    @property
+    def time(self):
+        """Median seconds per iteration: of the repetitions, else Google Benchmark's median
+        (or mean) aggregate."""
+        if self.samples:
+            return stats.median(self.samples)
+        for name in ("median", "mean"):
+            t = self._aggregate_time(name)
+            if t is not None:
+                return t
+        return None
+
+    @property
+    def time_source(self):
+        if self.samples:
+            return f"median of {len(self.samples)}" if len(self.samples) > 1 else "single run"
+        if "median" in self.aggregates:
+            return "median aggregate"
+        if "mean" in self.aggregates:
+            return "mean aggregate"
+        return "none"
+
+    @property
+    def repetitions(self):
+        if self.samples:
+            return len(self.samples)
+        for row in self.aggregates.values():
+            if isinstance(row.get("repetitions"), int):
+                return row["repetitions"]
+        return 0
+
+    @property
+    def spread(self):
+        """(kind, relative value, details): 'iqr' (interquartile range / median) when there
+        are repetitions, 'cv' (stddev / mean, Google Benchmark's aggregate) otherwise."""
+        if len(self.samples) >= 2:
+            q1, q3 = stats.quantile(self.samples, 0.25), stats.quantile(self.samples, 0.75)
+            med = stats.median(self.samples)
+            rel = (q3 - q1) / med if med > 0 else None
+            return "iqr", rel, {"q1_s": q1, "q3_s": q3, "min_s": min(self.samples), "max_s": max(self.samples)}
+        cv = self.aggregates.get("cv")
+        if cv is not None and isinstance(cv.get("real_time"), (int, float)):
+            return "cv", float(cv["real_time"]), {}
+        sd, mean = self._aggregate_time("stddev"), self._aggregate_time("mean")
+        if sd is not None and mean:
+            return "cv", sd / mean, {"stddev_s": sd}
+        return None, None, {}
+
+    @property
+    def gbps(self):
+        """GB/s: median of the repetitions' counter, else the median (mean) aggregate's."""
+        if self.gbps_samples:
+            return stats.median(self.gbps_samples)
+        for name in ("median", "mean"):
+            row = self.aggregates.get(name)
+            if row is not None:
+                g = _gbps(row)
+                if g is not None:
+                    return g
+        return None
+
+
+def _seconds(row):
+    t = row.get("real_time")
+    unit = TIME_UNITS.get(row.get("time_unit", "ns"))
+    if not isinstance(t, (int, float)) or unit is None or not math.isfinite(t):
+        return None
+    return t * unit
+
+
+def _gbps(row):
+    g = row.get("GB/s")
+    if isinstance(g, (int, float)):
+        return float(g)
+    b = row.get("bytes_per_second")
+    if isinstance(b, (int, float)):
+        return b * 1e-9
+    return None
+
+
+class BenchFile:
+    """A validated Google Benchmark JSON file."""
+
+    def __init__(self, path, label=None):
+        self.path = path
+        self.label = label
+        data = load_json(path)
+        if not isinstance(data, dict):
+            raise InputError(f"{path}: not Google Benchmark output (top level is not an object)")
+        if not isinstance(data.get("benchmarks"), list):
+            raise InputError(f"{path}: not Google Benchmark output (no \"benchmarks\" list)")
+        if not isinstance(data.get("context"), dict):
+            raise InputError(f"{path}: not Google Benchmark output (no \"context\" object)")
+        if not data["benchmarks"]:
+            raise InputError(f"{path}: no benchmarks (the \"benchmarks\" list is empty)")
+        self.context = data["context"]
+        self.runs = {}  # run name -> Run, in order of appearance
+        for i, row in enumerate(data["benchmarks"]):
+            if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+                raise InputError(f"{path}: not Google Benchmark output (benchmark {i} has no name)")
+            self._add(row)
+
+    def _add(self, row):
+        aggregate = row.get("run_type") == "aggregate"
+        name = row.get("run_name")
+        if not isinstance(name, str):
+            name = _AGGREGATE_SUFFIX.sub("", row["name"]) if aggregate else row["name"]
+        run = self.runs.get(name)
+        if run is None:
+            run = self.runs[name] = Run(name, split_name(name))
+            run.order = len(self.runs)
+        if row.get("error_occurred"):
+            run.error = str(row.get("error_message") or "error")
+            return
+        if aggregate:
+            agg = row.get("aggregate_name") or _aggregate_from_name(row["name"])
+            run.aggregates[agg] = row
+            return
+        t = _seconds(row)
+        if t is not None:
+            run.samples.append(t)
+            g = _gbps(row)
+            if g is not None:
+                run.gbps_samples.append(g)
+
+    @property
+    def spaces(self):
+        seen = []
+        for run in self.runs.values():
+            if run.space not in seen:
+                seen.append(run.space)
+        return seen
+
+
+def _aggregate_from_name(name):
+    m = _AGGREGATE_SUFFIX.search(name)
+    return m.group(1) if m else "unknown"
+
+
+def default_labels(paths):
+    """Short unique labels for files: the file name without .json, else parent/name, else
+    the position."""
+    def stem(p, depth):
+        parts = os.path.normpath(os.path.abspath(p)).split(os.sep)
+        parts[-1] = re.sub(r"\.json$", "", parts[-1])
+        return "/".join(parts[-depth:])
+
+    for depth in (1, 2, 3):
+        labels = [stem(p, depth) for p in paths]
+        if len(set(labels)) == len(labels):
+            if depth > 1:  # build/openmp/bench.json, build/cuda/bench.json -> openmp, cuda
+                parents = [lab.split("/")[-2] for lab in labels]
+                if len(set(parents)) == len(parents):
+                    return parents
+            return labels
+    return [f"file{i + 1}" for i in range(len(paths))]

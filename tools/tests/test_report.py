@@ -1,0 +1,131 @@
+"""tools/nbk-report: every section from fixtures, and a page (no crash) when inputs are missing."""
+import os
+import shutil
+import tempfile
+import unittest
+from unittest import mock
+
+from nbk_compare import plots, report
+
+from .helpers import FIXTURES, fixture, have_matplotlib, run_tool
+
+
+def preset_dir(tmp, results=True, bench=True):
+    d = os.path.join(tmp, "build", "openmp")
+    os.makedirs(os.path.join(d, "results"))
+    if results:
+        for name in os.listdir(os.path.join(FIXTURES, "results")):
+            shutil.copy(os.path.join(FIXTURES, "results", name), os.path.join(d, "results", name))
+    if bench:
+        shutil.copy(fixture("spaces.json"), os.path.join(d, "bench.json"))
+    return d
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class Report(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.dir = preset_dir(cls.tmp)
+        cls.rc, cls.out, cls.err = run_tool("nbk-report", "--preset-dir", cls.dir)
+        cls.md = read(os.path.join(cls.dir, "report", "index.md")) if cls.rc == 0 else ""
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_writes_markdown_and_html(self):
+        self.assertEqual(self.rc, 0, self.err)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "report", "index.html")))
+        self.assertIn("<table>", read(os.path.join(self.dir, "report", "index.html")))
+
+    def test_machine_and_build(self):
+        self.assertIn("## Machine and build", self.md)
+        self.assertIn("| CPU | Fixture CPU |", self.md)
+        self.assertIn("| Kokkos version | 3.4.1 |", self.md)
+        self.assertIn("git revision (from the run) | abc1234", self.md)
+        self.assertIn("OMP_PROC_BIND | spread", self.md)
+
+    def test_known_and_unknown_experiments(self):
+        self.assertIn("### add_one (`add_one.json`)", self.md)
+        self.assertIn("| serial | serial | verified |", self.md)  # method, space, status first
+        self.assertIn("### hypot (`hypot.json`)", self.md)  # no code knows hypot
+        self.assertIn("overflows for |x| > 1e19".replace("|", "\\|"), self.md)
+        self.assertIn("| naive |", self.md)
+        self.assertIn("summary.checks", self.md)
+
+    def test_unusable_files_are_named_not_fatal(self):
+        self.assertIn("tests.json`: GoogleTest output", self.md)
+        self.assertIn("broken.json`: truncated JSON", self.md)
+        self.assertIn("skipped", self.err)
+
+    def test_published_figures_beside_ours(self):
+        self.assertIn("### Seed 000", self.md)
+        self.assertIn("| Numba.njit (1 CPU), second call | 629.0 ms | 750.0 ms | 0.84x |", self.md)
+        self.assertIn("| np.sum on the CPU | 215.4 ms | 1.000 ms | 215x |", self.md)
+        self.assertIn("| cuda.reduce on the GPU (data on the device) | 21.44 ms | - | - |", self.md)
+        self.assertIn("### Seed 004", self.md)
+
+    def test_benchmark_table_and_plots(self):
+        self.assertIn("## Benchmarks (Google Benchmark)", self.md)
+        self.assertIn("5.05x*", self.md)
+        self.assertIn("result does not verify", self.md)
+        self.assertIn("### Bandwidth against probe/copy", self.md)
+        if have_matplotlib():
+            for name in ("speedup.png", "bandwidth.png", "sweep-add_one.png"):
+                self.assertIn(f"]({name})", self.md)
+                self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", name)), 5000)
+        else:
+            self.assertIn("Plots skipped: matplotlib is not importable", self.md)
+
+
+class MissingInputs(unittest.TestCase):
+    def test_empty_preset_dir(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = preset_dir(tmp, results=False, bench=False)
+            rc, _, err = run_tool("nbk-report", "--preset-dir", d, "--no-html")
+            self.assertEqual(rc, 0, err)
+            md = read(os.path.join(d, "report", "index.md"))
+            self.assertIn("No program results found", md)
+            self.assertIn("No Google Benchmark output", md)
+            self.assertIn("No context", md)
+            self.assertIn("### Seed 000", md)  # published figures, ours all '-'
+            self.assertFalse(os.path.exists(os.path.join(d, "report", "index.html")))
+
+    def test_results_without_bench_and_bench_without_results(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = preset_dir(tmp, results=True, bench=False)
+            rc, _, err = run_tool("nbk-report", "--preset-dir", d, "--no-plots")
+            self.assertEqual(rc, 0, err)
+            self.assertIn("No Google Benchmark output", read(os.path.join(d, "report", "index.md")))
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "r")
+            rc, _, err = run_tool("nbk-report", "--bench", fixture("spaces.json"), "--out", out, "--no-plots")
+            self.assertEqual(rc, 0, err)
+            md = read(os.path.join(out, "index.md"))
+            self.assertIn("No program results found", md)
+            self.assertIn("Plots not requested", md)
+
+    def test_missing_preset_dir_exits_2(self):
+        rc, _, err = run_tool("nbk-report", "--preset-dir", "/nonexistent/build/openmp")
+        self.assertEqual(rc, 2)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_no_matplotlib_still_writes_the_tables(self):
+        inputs = report.Inputs()
+        report.classify([fixture("spaces.json")], inputs)
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(plots, "_matplotlib", side_effect=plots.PlotsUnavailable("no matplotlib here")):
+            report.build(inputs, tmp, "t", "none")
+            md = read(os.path.join(tmp, "index.md"))
+            self.assertIn("Plots skipped: no matplotlib here", md)
+            self.assertIn("5.05x*", md)
+            self.assertFalse(any(n.endswith(".png") for n in os.listdir(tmp)))
+
+
+if __name__ == "__main__":
+    unittest.main()
