@@ -228,3 +228,44 @@ def write_plots(cmp, out_dir):
         if p:
             written.append((p, f"{exp}: time against size"))
     return written
+
+
+def plot_program_sweep(experiment, sweep, path):
+    """A program's crossover sweep (results JSON): best time against elements, log-log, one
+    curve each for the host space, the device resident and the device with transfers."""
+    Figure, Canvas, ticker = _matplotlib()
+    points = [p for p in sweep.get("points", []) if isinstance(p, dict) and isinstance(p.get("elements"), int)]
+    host, device = sweep.get("host_space") or "host", sweep.get("device_space") or "device"
+    curves = [("host_s", f"{host}", "-", "o"), ("device_resident_s", f"{device}, data resident", "--", "s"),
+              ("device_with_transfers_s", f"{device}, with transfers", ":", "^")]
+    fig = Figure(figsize=(9, 5.5))
+    ax = fig.add_subplot()
+    times = []
+    for i, (key, label, style, marker) in enumerate(curves):
+        xy = sorted((p["elements"], p[key]) for p in points if isinstance(p.get(key), (int, float)) and p[key] > 0)
+        if not xy:
+            continue
+        xs, ys = zip(*xy)
+        times += ys
+        ax.plot(xs, ys, color=_COLORS[i], linestyle=style, marker=marker, label=label)
+    if not times:
+        return None
+    for key, label, color in (("device_wins_from_resident", "device wins, resident", _COLORS[1]),
+                              ("device_wins_from_with_transfers", "device wins, with transfers", _COLORS[2])):
+        at = sweep.get(key)
+        if isinstance(at, dict) and isinstance(at.get("elements"), int):
+            ax.axvline(at["elements"], color=color, alpha=0.5, linewidth=1)
+            ax.annotate(f"{label}\nfrom {at.get('size')}", (at["elements"], min(times)), fontsize=8,
+                        xytext=(4, 4), textcoords="offset points", color=color)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_ylim(10 ** math.floor(math.log10(min(times))), 10 ** math.ceil(math.log10(max(times))))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
+    ax.set_xlabel("elements")
+    ax.set_ylabel("best time per call (log scale)")
+    ax.set_title(f"{experiment}: host against device by size (log-log)")
+    ax.grid(which="major", alpha=0.3)
+    ax.grid(which="minor", alpha=0.1)
+    ax.legend(loc="upper left", fontsize=9)
+    return _save(fig, Canvas, path)

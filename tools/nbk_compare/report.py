@@ -405,14 +405,16 @@ def machine_section(doc, inputs):
         doc.details(f"Kokkos configuration ({', '.join(srcs)})", sub)
 
 
-def experiments_section(doc, inputs, results_where):
+def experiments_section(doc, inputs, results_where, out_dir=None, plots_wanted=True):
     doc.h(2, "Experiments")
     if not inputs.programs:
         doc.p(f"No program results found ({results_where}): run `scripts/run-experiments.sh` "
               "(or a program with `--json`).")
-        return
-    doc.p("Each program's JSON, as written (`--json`): its parameters, its bandwidth probes and "
-          "its results. Values of keys ending in `_s` are seconds and are shown with a unit.")
+        return []
+    doc.p("One table per program (`--json`): each variant's first call, best and median of the "
+          "repeated calls, its bandwidth and its share of the memcpy and Kokkos-copy probes of the "
+          "same space and run, and its check. The whole JSON follows each table, folded.")
+    written = []
     for stem in _ordered(inputs.programs):
         path, data = inputs.programs[stem]
         doc.h(3, f"{data.get('experiment', stem)} (`{os.path.basename(path)}`)")
@@ -420,7 +422,113 @@ def experiments_section(doc, inputs, results_where):
         if not body:
             doc.p("(no results in this file)")
             continue
-        render_object(doc, body, 4)
+        if _is_experiment_run(data):
+            written += experiment_tables(doc, stem, data, out_dir, plots_wanted)
+            sub = Doc()
+            render_object(sub, body, 4, fold=False)
+            doc.details(f"{os.path.basename(path)}, every field", sub)
+        else:
+            render_object(doc, body, 4)
+    return written
+
+
+# Result keys the summary table shows in its own columns; any other scalar key (a sum's
+# result and digits, ...) gets a column of its own after them.
+_RESULT_COLUMNS = [("variant", "variant"), ("space", "space"), ("size", "size"), ("first_s", "first call"),
+                   ("best_s", "best"), ("median_s", "median"), ("gb_per_s", "GB/s"),
+                   ("fraction_of_memcpy", "% memcpy"), ("fraction_of_kokkos_copy", "% Kokkos copy")]
+_RESULT_HIDDEN = {"reason", "bytes_per_call", "elements", "repetitions", "moves", "document", "first_call_includes",
+                  "check", "status", "flops_per_call", "shape", "accumulator", "reproducible", "tolerance",
+                  "mismatches", "calls"}
+
+
+def _is_experiment_run(data):
+    rows = data.get("results")
+    return isinstance(rows, list) and bool(rows) and all(isinstance(r, dict) and "variant" in r for r in rows)
+
+
+def experiment_tables(doc, stem, data, out_dir, plots_wanted):
+    """A program run of the experiment model: its statement, probes, results and sweep."""
+    facts = [f"{k}: {data[k]}" for k in ("title", "document", "repetitions", "seed") if k in data]
+    doc.p("; ".join(facts) + ".")
+    problems = [p for p in data.get("problems", []) if isinstance(p, dict)]
+    if problems:
+        headers, rows = _table_of_records(problems)
+        doc.table(headers, rows)
+    probes = data.get("probes")
+    if isinstance(probes, dict) and probes:
+        rows = [[space, format_value("gb_per_s", p.get("memcpy_gb_per_s")), format_value("gb_per_s", p.get("copy_gb_per_s")),
+                 format_value("gb_per_s", p.get("triad_gb_per_s")), str(p.get("memcpy", "-")),
+                 format_value("verified", p.get("verified"))]
+                for space, p in probes.items() if isinstance(p, dict)]
+        doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "probes verified"], rows,
+                  right=[1, 2, 3])
+    results = data["results"]
+    extra = []
+    for r in results:
+        extra += [k for k, v in r.items() if k not in extra and k not in _RESULT_HIDDEN and _is_scalar(v)
+                  and k not in dict(_RESULT_COLUMNS)]
+    transfers = any(isinstance(r.get("with_transfers"), dict) for r in results)
+    headers = [h for _, h in _RESULT_COLUMNS]
+    if transfers:
+        headers += ["with transfers (best)", "GB/s with transfers", "% of the link"]
+    headers += extra + ["check"]
+    rows = []
+    for r in results:
+        row = []
+        for k, _ in _RESULT_COLUMNS:
+            v = r.get(k)
+            row.append(cmpmod.format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float))
+                       else format_value(k, v))
+        if transfers:
+            t = r.get("with_transfers") if isinstance(r.get("with_transfers"), dict) else {}
+            frac = t.get("fraction_of_link")
+            row += [format_value("best_s", t.get("best_s")), format_value("gb_per_s", t.get("gb_per_s")),
+                    cmpmod.format_pct(frac) if isinstance(frac, (int, float)) else "-"]
+        row += [format_value(k, r.get(k)) for k in extra]
+        row.append(str(r.get("check") or (f"skipped: {r['reason']}" if r.get("reason") else r.get("status", "-"))))
+        rows.append(row)
+    doc.table(headers, rows, right=range(3, len(headers) - 1))
+    failed = [f"{r.get('variant')} on {r.get('space')} at {r.get('size')}" for r in results
+              if r.get("status") not in (None, "verified", "skipped")]
+    if failed:
+        doc.p("**Not verified:** " + ", ".join(failed) + ".")
+    sweep = data.get("sweep")
+    if isinstance(sweep, dict) and isinstance(sweep.get("points"), list) and sweep["points"]:
+        return sweep_tables(doc, stem, data.get("experiment", stem), sweep, out_dir, plots_wanted)
+    return []
+
+
+def sweep_tables(doc, stem, experiment, sweep, out_dir, plots_wanted):
+    host, device = sweep.get("host_space") or "host", sweep.get("device_space") or "device"
+    def wins(key, how):
+        at = sweep.get(key)
+        if isinstance(at, dict):
+            return f"{device} is faster from {at.get('size')} ({at.get('elements')} elements) {how}"
+        return f"{host} is faster at the largest size {how}" if sweep.get("device_space") else None
+    said = [t for t in (wins("device_wins_from_resident", "with data resident"),
+                        wins("device_wins_from_with_transfers", "with transfers in every call")) if t]
+    if not sweep.get("device_space"):
+        said = [str(sweep.get("note") or "no device in this build")]
+    doc.p(f"**Crossover sweep**, {host} against {device}: " + "; ".join(said) + ".")
+    rows = [[p.get("size", "-"), str(p.get("elements", "-")), format_value("host_s", p.get("host_s")),
+             format_value("device_s", p.get("device_resident_s")),
+             format_value("device_s", p.get("device_with_transfers_s"))]
+            for p in sweep["points"] if isinstance(p, dict)]
+    doc.table(["size", "elements", f"{host} (best)", f"{device} resident", f"{device} with transfers"], rows,
+              right=[1, 2, 3, 4])
+    if not plots_wanted or out_dir is None:
+        return []
+    from . import plots
+    try:
+        path = plots.plot_program_sweep(experiment, sweep, os.path.join(out_dir, f"crossover-{stem}.png"))
+    except plots.PlotsUnavailable as e:
+        doc.p(f"Plot skipped: {e}.")
+        return []
+    if path:
+        doc.img(os.path.basename(path), f"{experiment}: crossover sweep")
+        return [(path, f"{experiment}: crossover sweep")]
+    return []
 
 
 def _lookup(programs, spec):
@@ -567,7 +675,7 @@ def build(inputs, out_dir, title, results_where, baseline=cmpmod.DEFAULT_BASELIN
         doc.p("Files not used:")
         doc.items(f"`{p}`: {why}" for p, why in inputs.skipped)
     machine_section(doc, inputs)
-    experiments_section(doc, inputs, results_where)
+    experiments_section(doc, inputs, results_where, out_dir, plots_wanted)
     published_section(doc, inputs)
     bench_section(doc, inputs, out_dir, baseline, reference, alpha, plots_wanted)
     md = os.path.join(out_dir, "index.md")

@@ -52,11 +52,26 @@ class Report(unittest.TestCase):
 
     def test_known_and_unknown_experiments(self):
         self.assertIn("### add_one (`add_one.json`)", self.md)
-        self.assertIn("| serial | serial | verified |", self.md)  # method, space, status first
+        self.assertIn("| resident | serial | 1024 | 2.500 s | 750.0 ms | 750.0 ms | 4.10 | 46% | 44% | ok |", self.md)
+        self.assertIn("| managed | cuda | 1024 | - |", self.md)
+        self.assertIn("skipped: no GPU in this build |", self.md)
+        self.assertIn("| builtin | openmp | 1000 |", self.md)
+        self.assertIn("FAILED (error 0.125 > 0.1) |", self.md)
+        self.assertIn("**Not verified:** builtin on openmp at 1000.", self.md)
+        self.assertIn("add_one.json, every field", self.md)  # the whole JSON, folded
         self.assertIn("### hypot (`hypot.json`)", self.md)  # no code knows hypot
         self.assertIn("overflows for |x| > 1e19".replace("|", "\\|"), self.md)
         self.assertIn("| naive |", self.md)
         self.assertIn("summary.checks", self.md)
+
+    def test_crossover_sweep(self):
+        self.assertIn("**Crossover sweep**, openmp against cuda: cuda is faster from 16x16x16 (4096 elements) "
+                      "with data resident; openmp is faster at the largest size with transfers in every call.",
+                      self.md)
+        self.assertIn("| 32x32x16 | 16384 | 17.00 µs | 4.500 µs | 110.0 µs |", self.md)
+        if have_matplotlib():
+            self.assertIn("](crossover-maximum.png)", self.md)
+            self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", "crossover-maximum.png")), 5000)
 
     def test_unusable_files_are_named_not_fatal(self):
         self.assertIn("tests.json`: GoogleTest output", self.md)
@@ -67,6 +82,7 @@ class Report(unittest.TestCase):
         self.assertIn("### Seed 000", self.md)
         self.assertIn("| Numba.njit (1 CPU), second call | 629.0 ms | 750.0 ms | 0.84x |", self.md)
         self.assertIn("| np.sum on the CPU | 215.4 ms | 1.000 ms | 215x |", self.md)
+        self.assertIn("| @vectorize(target='cuda'), 32^3 | 1.100 ms | 90.00 µs | 12.2x |", self.md)
         self.assertIn("| cuda.reduce on the GPU (data on the device) | 21.44 ms | - | - |", self.md)
         self.assertIn("### Seed 004", self.md)
 

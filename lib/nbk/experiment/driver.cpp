@@ -263,6 +263,10 @@ void print_sweep(std::ostream& out, const Experiment& experiment, const SweepRes
   say(sweep.transfers_crossover, "with transfers in every call:");
 }
 
+namespace {
+nlohmann::json or_null(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nullptr; }
+}  // namespace
+
 nlohmann::json to_json(const Result& r, const Probes& probes) {
   const Variant& v = *r.variant;
   nlohmann::json row = {{"variant", v.name},   {"space", v.space},       {"size", r.size.text()},
@@ -282,8 +286,8 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
   row["first_call_includes"] = v.first_call;
   row["bytes_per_call"] = r.traffic.total();
   row["gb_per_s"] = r.traffic.gb_per_s(r.steady.best);
-  row["fraction_of_kokkos_copy"] = fraction_of(Basis::kokkos_copy, r.traffic, r.steady.best, probes, space);
-  row["fraction_of_memcpy"] = fraction_of(Basis::vendor_copy, r.traffic, r.steady.best, probes, space);
+  row["fraction_of_kokkos_copy"] = or_null(fraction_of(Basis::kokkos_copy, r.traffic, r.steady.best, probes, space));
+  row["fraction_of_memcpy"] = or_null(fraction_of(Basis::vendor_copy, r.traffic, r.steady.best, probes, space));
   if (r.traffic.flops) {
     row["flops_per_call"] = r.traffic.flops;
     row["gflop_per_s"] = r.traffic.gflop_per_s(r.steady.best);
@@ -293,7 +297,7 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
                              {"best_s", r.with_transfers.best},
                              {"median_s", r.with_transfers.median},
                              {"gb_per_s", r.traffic.gb_per_s(r.with_transfers.best)},
-                             {"fraction_of_link", fraction_of(Basis::link, r.traffic, r.with_transfers.best, probes, space)}};
+                             {"fraction_of_link", or_null(fraction_of(Basis::link, r.traffic, r.with_transfers.best, probes, space))}};
   for (const auto& [key, value] : r.verdict.details.items()) row[key] = value;
   return row;
 }

@@ -36,30 +36,31 @@ void print_probe_table(std::ostream& out, const Probes& probes) {
   out << '\n';
 }
 
-double fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes, const std::string& space) {
+std::optional<double> fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
+                                  const std::string& space) {
   const auto probe = probes.find(space);
-  if (probe == probes.end() || seconds <= 0) return -1;
+  if (probe == probes.end() || seconds <= 0) return std::nullopt;
   const ProbeResult& p = probe->second;
   switch (basis) {
     case Basis::kokkos_copy:
-      return p.copy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.copy_gb_per_s : -1;
+      return p.copy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.copy_gb_per_s : std::optional<double>{};
     case Basis::vendor_copy:
-      return p.memcpy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.memcpy_gb_per_s : -1;
+      return p.memcpy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.memcpy_gb_per_s : std::optional<double>{};
     case Basis::link: {
-      if (!p.link || p.link->h2d_pageable <= 0 || p.link->d2h_pageable <= 0) return -1;
+      if (!p.link || p.link->h2d_pageable <= 0 || p.link->d2h_pageable <= 0) return std::nullopt;
       // The time the link needs for the reads to go up and the writes to come back.
       const double bound = static_cast<double>(traffic.bytes_read) * 1e-9 / p.link->h2d_pageable +
                            static_cast<double>(traffic.bytes_written) * 1e-9 / p.link->d2h_pageable;
       return bound / seconds;
     }
   }
-  return -1;
+  return std::nullopt;
 }
 
 std::string percent_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
                        const std::string& space) {
-  const double f = fraction_of(basis, traffic, seconds, probes, space);
-  return f < 0 ? "-" : fmt::format("{:.0f}%", 100.0 * f);
+  const auto f = fraction_of(basis, traffic, seconds, probes, space);
+  return f ? fmt::format("{:.0f}%", 100.0 * *f) : "-";
 }
 
 nlohmann::json probes_json(const Probes& probes) {

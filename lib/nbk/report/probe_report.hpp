@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -48,8 +49,9 @@ enum class Basis {
 // measured.
 std::string percent_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
                        const std::string& space);
-// The same as a number (negative: not measured).
-double fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes, const std::string& space);
+// The same as a fraction, or nothing when that was not measured.
+std::optional<double> fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
+                                  const std::string& space);
 
 nlohmann::json probes_json(const Probes& probes);
 bool all_verified(const Probes& probes);
