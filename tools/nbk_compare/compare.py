@@ -7,7 +7,9 @@ from . import stats
 from .gbench import format_size, size_sort_key
 
 DEFAULT_ALPHA = 0.05
-DEFAULT_REFERENCE = "probe/copy"
+DEFAULT_REFERENCE = "probe/memcpy"
+# Files written before the memcpy probe existed have only the Kokkos copy probe.
+FALLBACK_REFERENCE = "probe/copy"
 DEFAULT_BASELINE = "serial"
 MISSING = "-"
 
@@ -125,8 +127,10 @@ class Cell:
 
     @property
     def ref_fraction(self):
+        """GB/s against the column's in-memory reference; None for a call that crosses the
+        host-device link, whose bound is the link and not the device's memory."""
         ref = self.column.reference
-        if ref is None or ref.error or self.gbps is None or not ref.gbps:
+        if self.run.crosses_link or ref is None or ref.error or self.gbps is None or not ref.gbps:
             return None
         return self.gbps / ref.gbps
 
@@ -168,7 +172,7 @@ class Comparison:
             self.notes.append(f"no '{baseline}' column; baseline is {base.label} (columns: {labels})")
         self.baseline = base
         for c in self.columns:
-            c.reference = _reference_run(c, reference)
+            c.reference = _reference_run(c, reference, self.columns)
         rows = {}
         for c in self.columns:
             for run in c.runs:
@@ -220,13 +224,19 @@ class Comparison:
         return lines
 
 
-def _reference_run(column, family):
-    """The reference benchmark (e.g. probe/copy) of the same space in the same file: its
-    largest size."""
-    found = [r for r in column.runs if r.family == family and not r.error and r.gbps]
-    if not found:
-        return None
-    return max(found, key=lambda r: size_sort_key(r.size))
+def _reference_run(column, family, columns=()):
+    """The reference benchmark (e.g. probe/memcpy) of the same space in the same file: its
+    largest size. The default family falls back to probe/copy in files without it; the
+    'host' space (one host thread outside Kokkos) is judged against serial's reference."""
+    families = [family] + ([FALLBACK_REFERENCE] if family == DEFAULT_REFERENCE else [])
+    runs = column.runs
+    if column.space == "host":
+        runs = runs + [r for c in columns if c.file is column.file and c.space == "serial" for r in c.runs]
+    for fam in families:
+        found = [r for r in runs if r.family == fam and not r.error and r.gbps]
+        if found:
+            return max(found, key=lambda r: size_sort_key(r.size))
+    return None
 
 
 def _sorted_rows(rows):

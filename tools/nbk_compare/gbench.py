@@ -104,6 +104,7 @@ class Run:
         self.aggregates = {}  # aggregate name -> row
         self.error = None
         self.order = 0
+        self.crosses_link = False  # the registrar's crosses_link counter, below
 
     @property
     def key(self):
@@ -198,6 +199,11 @@ def _gbps(row):
     return None
 
 
+# Files written before the registrar's crosses_link counter (main at 4ae6697, the first H100
+# run in ../shared/gpu-runs/): its add-one variants whose timed call copied host<->device.
+_LINK_VARIANTS_BEFORE_COUNTER = {("add_one", v) for v in ("managed", "managed_prefetch", "explicit", "split_streams")}
+
+
 class BenchFile:
     """A validated Google Benchmark JSON file."""
 
@@ -219,6 +225,9 @@ class BenchFile:
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
                 raise InputError(f"{path}: not Google Benchmark output (benchmark {i} has no name)")
             self._add(row)
+        if not any(r.crosses_link for r in self.runs.values()):
+            for r in self.runs.values():
+                r.crosses_link = r.space == "cuda" and (r.experiment, r.variant) in _LINK_VARIANTS_BEFORE_COUNTER
 
     def _add(self, row):
         aggregate = row.get("run_type") == "aggregate"
@@ -232,6 +241,8 @@ class BenchFile:
         if row.get("error_occurred"):
             run.error = str(row.get("error_message") or "error")
             return
+        if row.get("crosses_link"):  # the registrar's counter: host<->device copies are timed
+            run.crosses_link = True
         if aggregate:
             agg = row.get("aggregate_name") or _aggregate_from_name(row["name"])
             run.aggregates[agg] = row

@@ -1,7 +1,7 @@
 """PNG plots of a Comparison with matplotlib's Agg backend (no display, no pyplot state).
 
 speedup.png      speed-up of every workload against the baseline column, one bar per column
-bandwidth.png    GB/s of every benchmark, one panel per column, with the reference (probe/copy
+bandwidth.png    GB/s of every benchmark, one panel per column, with the reference (probe/memcpy
                  of the same space and file) drawn as a line and each bar's % of it
 sweep-<exp>.png  time against size on log-log axes, one curve per variant+column, for every
                  experiment with several sizes of one variant (the crossover sweeps)
@@ -105,6 +105,11 @@ def plot_speedup(cmp, path):
     return _save(fig, Canvas, path)
 
 
+def _ref_label(ref, column):
+    where = f" of {ref.space}" if ref.space != column.space else ""
+    return f"{ref.family}{where} {format_size(ref.size)}"
+
+
 def plot_bandwidth(cmp, path):
     """One panel per column: GB/s bars, the reference as a dashed line, % of it per bar."""
     Figure, Canvas, _ = _matplotlib()
@@ -129,7 +134,9 @@ def plot_bandwidth(cmp, path):
         ax.barh(range(len(cells)), xs, color=colors, height=0.7)
         for i, (_, cell) in enumerate(cells):
             frac = cell.ref_fraction
-            text = f"{format_gbps(cell.gbps)} GB/s" + (f"  ({format_pct(frac)})" if frac is not None else "")
+            text = f"{format_gbps(cell.gbps)} GB/s" + (f"  ({format_pct(frac)})" if frac is not None else
+                                                       "  (host<->device copies timed: bound by the link)"
+                                                       if cell.run.crosses_link else "")
             ax.annotate(text, (cell.gbps, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7,
                         zorder=5, bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5, "alpha": 0.85})
         top = max(xs)
@@ -141,7 +148,7 @@ def plot_bandwidth(cmp, path):
         ax.set_yticklabels([_row_label(r) for r, _ in cells], fontsize=8)
         pad = (max(len(cells), 3) - len(cells)) / 2  # a lone bar stays thin, centred
         ax.set_ylim(len(cells) - 0.5 + pad, -0.5 - pad)  # first row at the top
-        ref_text = (f"dashed = {ref.family} {format_size(ref.size)}, {format_gbps(ref.gbps)} GB/s = 100%"
+        ref_text = (f"dashed = {_ref_label(ref, c)}, {format_gbps(ref.gbps)} GB/s = 100%"
                     if ref is not None else f"no {cmp.reference} in this space: no %")
         ax.set_title(f"{c.label}: GB/s ({ref_text})", fontsize=9, loc="left")
         ax.grid(axis="x", alpha=0.3)

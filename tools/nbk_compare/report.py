@@ -633,13 +633,16 @@ def bench_section(doc, inputs, out_dir, baseline, reference, alpha, plots_wanted
             if cell is None or cell.gbps is None:
                 continue
             brow.append([c.label, row.family, row.size_label, cmpmod.format_gbps(cell.gbps),
-                         cmpmod.format_pct(cell.ref_fraction) if cell.ref_fraction is not None else "-",
-                         f"{ref.family} {format_size(ref.size)}" if ref else f"no {reference} here"])
+                         cmpmod.format_pct(cell.ref_fraction) if cell.ref_fraction is not None
+                         else "link" if cell.run.crosses_link else "-",
+                         f"{ref.family} of {ref.space} {format_size(ref.size)}" if ref else f"no {reference} here"])
     if brow:
         doc.table(["column", "kernel", "size", "GB/s", f"% of {reference}", "reference"], brow, right=[3, 4])
         doc.p(f"The reference is the {reference} benchmark of the same space in the same file (its largest "
-              "size). A copy probe counts 16 bytes per element; in-place kernels on write-allocate caches "
-              "and triad can exceed 100%.")
+              f"size; {cmpmod.FALLBACK_REFERENCE} in files without it; serial's for the one-thread `host` "
+              "variants). A copy counts 16 bytes per element; kernels whose data fits in cache can exceed "
+              "100%. \"link\": the timed call copies between host and device memory, so its bound is the "
+              "link, not the device's memory, and no % is given.")
     else:
         doc.p("No benchmark reports GB/s.")
     written = []

@@ -72,13 +72,24 @@ class Pairing(unittest.TestCase):
         line = next(ln for ln in text.splitlines() if ln.startswith("sum") and "builtin" in ln)
         self.assertIn("error", line.split("|")[3])
 
-    def test_reference_is_probe_copy_of_the_same_space(self):
+    def test_reference_is_the_copy_probe_of_the_same_space(self):
+        # The fixture has no probe/memcpy (older files): the default falls back to probe/copy.
         cuda = next(c for c in self.cmp.columns if c.label == "cuda")
         self.assertEqual(cuda.reference.name, "probe/copy/cuda/2048/manual_time")
         cell = row(self.cmp, "add_one", "resident", "4096").cells["cuda"]
         self.assertAlmostEqual(cell.ref_fraction, cell.gbps / cuda.reference.gbps)
+        # One host thread outside Kokkos is judged against the serial space's probe.
         host = next(c for c in self.cmp.columns if c.label == "host")
-        self.assertIsNone(host.reference)
+        self.assertEqual(host.reference.name, "probe/copy/serial/2048/manual_time")
+
+    def test_a_call_that_crosses_the_link_gets_no_fraction_of_device_memory(self):
+        managed = row(self.cmp, "add_one", "managed", "1024").cells["cuda"]
+        self.assertTrue(managed.run.crosses_link)  # the registrar's crosses_link counter
+        self.assertIsNone(managed.ref_fraction)
+        resident = row(self.cmp, "add_one", "resident", "1024").cells["cuda"]
+        self.assertFalse(resident.run.crosses_link)
+        self.assertIsNotNone(resident.ref_fraction)
+
 
     def test_reference_family_is_configurable(self):
         cmp = comparison("spaces.json", reference="add_one/managed")

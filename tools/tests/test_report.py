@@ -90,7 +90,8 @@ class Report(unittest.TestCase):
         self.assertIn("## Benchmarks (Google Benchmark)", self.md)
         self.assertIn("5.05x*", self.md)
         self.assertIn("result does not verify", self.md)
-        self.assertIn("### Bandwidth against probe/copy", self.md)
+        self.assertIn("### Bandwidth against probe/memcpy", self.md)
+        self.assertIn("| cuda | add_one/managed | 2^10 | 2.80 | link | probe/copy of cuda 2^11 |", self.md)
         if have_matplotlib():
             for name in ("speedup.png", "bandwidth.png", "sweep-add_one.png"):
                 self.assertIn(f"]({name})", self.md)
