@@ -187,7 +187,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
   // the tree and the built-in reduction are the right shapes there.
   if (!device)
     rows.push_back({"blocked", Kind::blocked,
-                    "blocks of 256 floats as 16 vectorized lanes, added pairwise; double across blocks", ""});
+                    "blocks of 1024 floats as 64 vectorized lanes, added pairwise; double across blocks", ""});
   if (has_vendor_reduction<Space>)
     rows.push_back({"cub", Kind::cub, "cub::DeviceReduce::Sum: the vendor's reduction, outside Kokkos", ""});
   for (const Row& row : rows) {
@@ -224,7 +224,7 @@ void explain(std::ostream& out, const exp::Problem& problem) {
       p.scale.max_prefix, exact, p.scale.max_prefix * unit_roundoff<float>());
   out << "\nSpeed. On a CPU a loop with one accumulator adds one element per floating-point-add latency\n"
          "(~3-4 cycles): without -ffast-math the compiler may not reorder float additions, so such loops\n"
-         "(host-loop, builtin, tree, accurate) run well below the copy bandwidth. The blocked sum keeps 16\n"
+         "(host-loop, builtin, tree, accurate) run well below the copy bandwidth. The blocked sum keeps 64\n"
          "independent accumulators per thread and adds each block pairwise: the adds overlap, the compiler\n"
          "vectorizes them without -ffast-math, and the partial sums stay small, so it is both the fastest\n"
          "and among the most accurate float sums on a CPU: the one to pick there. A GPU hides the latency\n"
