@@ -135,6 +135,29 @@ std::string rate_text(const Traffic& traffic, double seconds) {
 // Per-call time for calls too short for milliseconds to say anything.
 std::string time_text(double seconds) { return seconds > 0 ? format_seconds(seconds) : "-"; }
 
+// A device call this short is bound by launch and fence latency, not by memory.
+constexpr double latency_bound_seconds = 20e-6;
+
+// Every device row, data resident, below 90% of the device's memcpy, and why.
+void print_below_memcpy(std::ostream& out, const std::vector<Result>& results, const Probes& probes) {
+  bool header = false;
+  for (const auto& r : results) {
+    const Variant& v = *r.variant;
+    if (!v.device || v.call_crosses_link || !r.skipped.empty() || r.traffic.total() == 0) continue;
+    const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
+    const auto fraction = fraction_of(Basis::vendor_copy, r.traffic, best, probes, reference_space(v));
+    if (!fraction || *fraction >= 0.9) continue;
+    if (!header) out << "\nBelow 90% of memcpy on the device, and why:\n";
+    header = true;
+    std::string why = v.below_memcpy_because;
+    if (best < latency_bound_seconds)
+      why = fmt::format("{} per call: launch and fence latency, not memory, bound a call this small", time_text(best));
+    else if (why.empty())
+      why = "not established: profile it (ncu --set full) before trusting this row";
+    out << fmt::format("  {:<16} {:<7} {:<8} {:.0f}%: {}\n", v.name, v.space, r.size.text(), 100.0 * *fraction, why);
+  }
+}
+
 }  // namespace
 
 void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
@@ -227,6 +250,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
     out << fmt::format("  {:<16} {:<7} {}{}\n", v.name, v.space, v.moves.empty() ? "-" : v.moves,
                        v.first_call.empty() ? "" : "; first call: " + v.first_call);
   }
+  print_below_memcpy(out, results, probes);
 }
 
 void print_sweep(std::ostream& out, const Experiment& experiment, const SweepResult& sweep) {

@@ -85,6 +85,9 @@ struct Variant {
   std::string document;    // the documents' name for it and their figure ("" if none)
   bool timed_with_transfers = false;  // also time upload + run + download
   bool call_crosses_link = false;     // run() itself moves the data host<->device: judged by the link
+  // Why this variant cannot reach the device's memcpy bandwidth, where that is known; the
+  // program prints it under any device row below 90% of memcpy ("" = not established).
+  std::string below_memcpy_because;
   std::function<Footprint(const Size&)> footprint;
   CaseMaker make;
 };

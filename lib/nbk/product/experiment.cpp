@@ -135,6 +135,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
     exp::Variant v{row.name};
     v.moves = std::string(row.moves) + "; data resident";
     v.document = row.document;
+    if (row.kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
     v.footprint = [](const Size& s) {
       return exp::in_space_memory<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(double));
     };
