@@ -197,19 +197,25 @@ def plot_sweep(cmp, experiment, path):
             curves += 1
     if not curves:
         return None
+    times = [y for line in ax.get_lines() for y in line.get_ydata()]
+    _time_against_size(ax, ticker, times, "size (benchmark argument: elements)",
+                       "median time per iteration (log scale)", f"{experiment}: time against size (log-log)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="variant / space")
+    return _save(fig, Canvas, path)
+
+
+def _time_against_size(ax, ticker, times, xlabel, ylabel, title):
+    """Log-log axes of time against size: powers of two along x, whole decades of time along y."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    times = [y for line in ax.get_lines() for y in line.get_ydata()]
     ax.set_ylim(10 ** math.floor(math.log10(min(times))), 10 ** math.ceil(math.log10(max(times))))
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
     ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
-    ax.set_xlabel("size (benchmark argument: elements)")
-    ax.set_ylabel("median time per iteration (log scale)")
-    ax.set_title(f"{experiment}: time against size (log-log)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.grid(which="major", alpha=0.3)
     ax.grid(which="minor", alpha=0.1)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="variant / space")
-    return _save(fig, Canvas, path)
 
 
 def _time_tick(seconds, _):
@@ -264,15 +270,7 @@ def plot_program_sweep(experiment, sweep, path):
             ax.axvline(at["elements"], color=color, alpha=0.5, linewidth=1)
             ax.annotate(f"{label}\nfrom {at.get('size')}", (at["elements"], min(times)), fontsize=8,
                         xytext=(4, 4), textcoords="offset points", color=color)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_ylim(10 ** math.floor(math.log10(min(times))), 10 ** math.ceil(math.log10(max(times))))
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
-    ax.set_xlabel("elements")
-    ax.set_ylabel("best time per call (log scale)")
-    ax.set_title(f"{experiment}: host against device by size (log-log)")
-    ax.grid(which="major", alpha=0.3)
-    ax.grid(which="minor", alpha=0.1)
+    _time_against_size(ax, ticker, times, "elements", "best time per call (log scale)",
+                       f"{experiment}: host against device by size (log-log)")
     ax.legend(loc="upper left", fontsize=9)
     return _save(fig, Canvas, path)

@@ -13,7 +13,6 @@ namespace nbk::experiments {
 namespace {
 
 using add_one::array_bytes;
-using exp::Footprint;
 using exp::Size;
 
 // Nothing is shared between the methods: each makes its own array of zeros.
@@ -30,14 +29,6 @@ exp::CaseMaker make_case(Make make) {
   return exp::maker<Problem>([make](const Problem& p, const Size&) { return make(p.n); });
 }
 
-// The array in the space's memory, and a host copy to check it (a host space checks in place).
-template <class Space>
-Footprint in_space(const Size& s) {
-  const auto bytes = array_bytes(s.elements());
-  return exp::in_space_memory<Space>(bytes, is_device_space_v<Space> ? bytes : 0);
-}
-// A host array and a device array.
-Footprint host_and_device(const Size& s) { return {array_bytes(s.elements()), array_bytes(s.elements())}; }
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
@@ -47,7 +38,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
                           : "none (host memory; pages first-touched before timing by the same threads)";
   resident.first_call = device ? "module load (and PTX JIT where the build has no code for this GPU)" : "";
   resident.document = std::is_same_v<Space, SerialOrNone> ? "njit, 1 CPU: 4.62 s / 629 ms" : "";
-  resident.footprint = in_space<Space>;
+  // The array in the space's memory, and a host copy to check it (a host space checks in place).
+  resident.footprint = exp::arrays_of<Space, add_one::Element>(1, device ? 1 : 0);
   resident.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Resident<Space>>(n); });
   variants.push_back(exp::on<Space>(resident));
   if (!device) return;
@@ -57,7 +49,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
   managed.first_call = resident.first_call;
   managed.document = "cuda.jit implicit, 1 GPU: 6.22 s / 2.86 s (2 GPUs: 4.87 s / 1.72 s)";
   managed.call_crosses_link = true;
-  managed.footprint = host_and_device;
+  managed.footprint = exp::arrays_of<Space, add_one::Element>(1, 1);  // a host and a device array
   managed.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Managed<Space>>(n, false); });
   variants.push_back(exp::on<Space>(managed));
 
@@ -72,7 +64,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
   explicit_copies.moves = "explicit: deep_copy in, kernel, deep_copy out (pageable host memory)";
   explicit_copies.first_call = resident.first_call;
   explicit_copies.call_crosses_link = true;
-  explicit_copies.footprint = host_and_device;
+  explicit_copies.footprint = exp::arrays_of<Space, add_one::Element>(1, 1);
   explicit_copies.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Explicit<Space>>(n); });
   variants.push_back(exp::on<Space>(explicit_copies));
 

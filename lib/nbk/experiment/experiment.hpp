@@ -140,10 +140,23 @@ CaseMaker maker(F make) {
   };
 }
 
-// `bytes` in Space's memory (the GPU's or the host's), plus `host_bytes` on the host.
-template <class Space>
-Footprint in_space_memory(std::uint64_t bytes, std::uint64_t host_bytes = 0) {
-  return is_device_space_v<Space> ? Footprint{host_bytes, bytes} : Footprint{host_bytes + bytes, 0};
+// A CaseMaker for the common case: CaseType(problem, args...), the size left out.
+template <class CaseType, class ProblemType, class... Args>
+CaseMaker case_of(Args... args) {
+  return [args...](const Problem& problem, const Size&) -> std::unique_ptr<Case> {
+    return std::make_unique<CaseType>(static_cast<const ProblemType&>(problem), args...);
+  };
+}
+
+// The footprint of `in_space` arrays of T, one element per point of the size, in Space's
+// memory, plus `on_host` more such arrays on the host.
+template <class Space, class T>
+std::function<Footprint(const Size&)> arrays_of(int in_space, int on_host = 0) {
+  return [in_space, on_host](const Size& s) {
+    const auto array = static_cast<std::uint64_t>(s.elements()) * sizeof(T);
+    return is_device_space_v<Space> ? Footprint{on_host * array, in_space * array}
+                                    : Footprint{(in_space + on_host) * array, 0};
+  };
 }
 
 // The verdict of an exact check: "ok", or how many elements were wrong.

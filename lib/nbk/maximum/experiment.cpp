@@ -5,9 +5,7 @@
 // vectorize(target='cuda')). Then the size from which the device wins.
 #include <fmt/format.h>
 
-#include <cstring>
 #include <ostream>
-#include <random>
 
 #include "nbk/core/compat.hpp"
 #include "nbk/core/memory.hpp"
@@ -108,13 +106,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
     else
       v.document = document_tiles ? "" : "vectorize CPU: 4.97 us / 7.95 ms / 48.1 ms";
     v.timed_with_transfers = device;
-    v.footprint = [](const Size& s) {
-      const auto array = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
-      return exp::in_space_memory<Space>(3 * array, array);  // and c's host mirror
-    };
-    const maximum::Tiles tiles = document_tiles ? maximum::document_tiles : maximum::default_tiles;
-    v.make = exp::maker<Problem>(
-        [tiles](const Problem& p, const Size&) { return std::make_unique<OnSpace<Space>>(p, tiles); });
+    v.footprint = exp::arrays_of<Space, float>(3, 1);  // a, b, c and c's host mirror
+    v.make = exp::case_of<OnSpace<Space>, Problem>(document_tiles ? maximum::document_tiles : maximum::default_tiles);
     variants.push_back(exp::on<Space>(v));
   }
 }
@@ -165,10 +158,8 @@ exp::Experiment maximum() {
   loops.space = "host";
   loops.moves = "three nested loops on one host thread, host memory";
   loops.document = "maximum_1 (Python) 19.6 ms, njit maximum_3 8.86 us at 32^3";
-  loops.footprint = [](const Size& s) {
-    return exp::Footprint{static_cast<std::uint64_t>(s.elements()) * sizeof(float), 0};
-  };
-  loops.make = exp::maker<Problem>([](const Problem& p, const Size&) { return std::make_unique<HostLoops>(p); });
+  loops.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, float>(1);  // c
+  loops.make = exp::case_of<HostLoops, Problem>();
   e.variants.push_back(loops);
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
 

@@ -136,12 +136,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
     v.moves = std::string(row.moves) + "; data resident";
     v.document = row.document;
     if (row.kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
-    v.footprint = [](const Size& s) {
-      return exp::in_space_memory<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(double));
-    };
-    const Kind kind = row.kind;
-    v.make = exp::maker<Problem>(
-        [kind](const Problem& p, const Size&) { return std::make_unique<OnSpace<Space>>(p, kind); });
+    v.footprint = exp::arrays_of<Space, double>(1);
+    v.make = exp::case_of<OnSpace<Space>, Problem>(row.kind);
     variants.push_back(exp::on<Space>(v));
   }
 }

@@ -197,12 +197,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
     v.first_call = device ? "module load" : "";
     if (row.kind == Kind::builtin || row.kind == Kind::accurate) v.below_memcpy_because = kokkos34_reduce_launch;
     v.timed_with_transfers = true;
-    v.footprint = [](const Size& s) {
-      return exp::in_space_memory<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(float));
-    };
-    const Kind kind = row.kind;
-    v.make = exp::maker<Problem>(
-        [kind](const Problem& p, const Size&) { return std::make_unique<OnSpace<Space>>(p, kind); });
+    v.footprint = exp::arrays_of<Space, float>(1);
+    v.make = exp::case_of<OnSpace<Space>, Problem>(row.kind);
     variants.push_back(exp::on<Space>(v));
   }
 }
@@ -268,7 +264,7 @@ exp::Experiment sum() {
   host_loop.space = "host";
   host_loop.moves = "one host thread, in index order, float accumulator, on the host array";
   host_loop.document = "the document's CPU line";
-  host_loop.make = exp::maker<Problem>([](const Problem& p, const Size&) { return std::make_unique<HostLoop>(p); });
+  host_loop.make = exp::case_of<HostLoop, Problem>();
   e.variants.push_back(host_loop);
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
   e.explain = explain;
