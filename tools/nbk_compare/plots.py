@@ -225,19 +225,20 @@ def _time_tick(seconds, _):
     return ""
 
 
-def write_plots(cmp, out_dir):
-    """Every plot that has data; returns [(path, title)] of the files written."""
+def write_plots(cmp, out_dir, prefix=""):
+    """Every plot that has data, file names starting with `prefix`; returns [(path, title)]
+    of the files written."""
     _matplotlib()
     os.makedirs(out_dir, exist_ok=True)
     written = []
     for name, title, fn in (("speedup.png", f"Speed-up against {cmp.baseline.label}", plot_speedup),
                             ("bandwidth.png", "Bandwidth per kernel and % of the reference", plot_bandwidth)):
-        p = fn(cmp, os.path.join(out_dir, name))
+        p = fn(cmp, os.path.join(out_dir, prefix + name))
         if p:
             written.append((p, title))
     for exp in sweep_experiments(cmp):
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", exp)
-        p = plot_sweep(cmp, exp, os.path.join(out_dir, f"sweep-{safe}.png"))
+        p = plot_sweep(cmp, exp, os.path.join(out_dir, f"{prefix}sweep-{safe}.png"))
         if p:
             written.append((p, f"{exp}: time against size"))
     return written

@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 from . import compare as cmpmod
-from .gbench import BenchFile, InputError, default_labels, format_size, load_json
+from .gbench import BenchFile, InputError, ResultsFile, default_labels, format_size, load_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PUBLISHED = os.path.join(HERE, "published.json")
@@ -604,6 +604,33 @@ def published_section(doc, inputs, published_path=PUBLISHED):
             doc.p(f"No figure of ours to set beside these ({have}).")
 
 
+def results_plots_section(doc, inputs, out_dir, baseline, plots_wanted=True):
+    """Speed-up and bandwidth plots from the programs' own runs (best of their calls), so
+    that a run of the programs alone has them; the benchmarks' follow below when present."""
+    doc.h(2, "The programs' runs compared")
+    results = ResultsFile(inputs.programs)
+    if not results.runs:
+        doc.p("No verified program results to compare.")
+        return []
+    cmp = cmpmod.Comparison([results], baseline=baseline, reference=cmpmod.DEFAULT_REFERENCE)
+    doc.p(f"Each program's verified rows, best call, against {cmp.baseline.label}; GB/s against the same "
+          "program's memcpy probe of that space (no % for calls that cross the host-device link). "
+          "One run each, so no significance test: the benchmarks below repeat them.")
+    if not plots_wanted:
+        doc.p("Plots not requested (--no-plots).")
+        return []
+    from . import plots
+    try:
+        written = plots.write_plots(cmp, out_dir, prefix="programs-")
+    except plots.PlotsUnavailable as e:
+        doc.p(f"Plots skipped: {e}.")
+        return []
+    for path, title in written:
+        doc.p(f"**{title}** (`{os.path.basename(path)}`)")
+        doc.img(os.path.basename(path), title)
+    return written
+
+
 def bench_section(doc, inputs, out_dir, baseline, reference, alpha, plots_wanted=True):
     doc.h(2, "Benchmarks (Google Benchmark)")
     if not inputs.bench:
@@ -679,6 +706,7 @@ def build(inputs, out_dir, title, results_where, baseline=cmpmod.DEFAULT_BASELIN
         doc.items(f"`{p}`: {why}" for p, why in inputs.skipped)
     machine_section(doc, inputs)
     experiments_section(doc, inputs, results_where, out_dir, plots_wanted)
+    results_plots_section(doc, inputs, out_dir, baseline, plots_wanted)
     published_section(doc, inputs)
     bench_section(doc, inputs, out_dir, baseline, reference, alpha, plots_wanted)
     md = os.path.join(out_dir, "index.md")

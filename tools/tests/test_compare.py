@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from nbk_compare import compare
+from nbk_compare import compare, gbench
 from nbk_compare.gbench import BenchFile, split_name
 
 from .helpers import fixture, run_tool
@@ -207,6 +207,35 @@ class MachineOutputs(unittest.TestCase):
         rc, out, _ = run_tool("nbk-compare", "regress", "--help")
         self.assertEqual(rc, 0)
         self.assertIn("--threshold", out)
+
+
+
+class ResultsAsBenchmarks(unittest.TestCase):
+    """The programs' results JSON seen as one benchmark file (the report's plots of a run
+    of the programs alone)."""
+
+    def setUp(self):
+        from nbk_compare import report
+        inputs = report.Inputs()
+        results = os.path.join(os.path.dirname(fixture("spaces.json")), "results")
+        report.classify([os.path.join(results, n) for n in sorted(os.listdir(results))], inputs)
+        self.file = gbench.ResultsFile(inputs.programs)
+
+    def test_rows_become_runs_and_probes_references(self):
+        runs = self.file.runs
+        self.assertEqual(runs["add_one/resident/serial/1024"].time, 0.75)
+        self.assertEqual(runs["add_one/resident/openmp/1024"].gbps, 50.2)
+        self.assertNotIn("add_one/managed/cuda/1024", runs)  # skipped rows are not results
+        self.assertNotIn("sum/builtin/openmp/1000", runs)  # nor failed ones
+        self.assertEqual(runs["probe/memcpy/openmp/4096"].gbps, 28.0)
+        self.assertTrue(runs["maximum/mdrange-auto+transfers/cuda/32x32x32"].crosses_link)
+        self.assertFalse(runs["maximum/mdrange-auto/cuda/32x32x32"].crosses_link)
+
+    def test_pairs_across_spaces(self):
+        cmp = compare.Comparison([self.file], baseline="serial")
+        row = next(r for r in cmp.rows if r.experiment == "add_one" and r.variant == "resident")
+        self.assertAlmostEqual(row.cells["openmp"].speedup, 0.75 / 0.3)
+        self.assertAlmostEqual(row.cells["openmp"].ref_fraction, 50.2 / 28.0)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,13 @@ class Report(unittest.TestCase):
             self.assertIn("](crossover-maximum.png)", self.md)
             self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", "crossover-maximum.png")), 5000)
 
+    def test_programs_runs_compared_without_benchmarks(self):
+        self.assertIn("## The programs' runs compared", self.md)
+        if have_matplotlib():
+            for name in ("programs-speedup.png", "programs-bandwidth.png"):
+                self.assertIn(f"]({name})", self.md)
+                self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", name)), 5000)
+
     def test_unusable_files_are_named_not_fatal(self):
         self.assertIn("tests.json`: GoogleTest output", self.md)
         self.assertIn("broken.json`: truncated JSON", self.md)

@@ -310,8 +310,14 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
   row["first_call_includes"] = v.first_call;
   row["bytes_per_call"] = r.traffic.total();
   row["gb_per_s"] = r.traffic.gb_per_s(r.steady.best);
-  row["fraction_of_kokkos_copy"] = or_null(fraction_of(Basis::kokkos_copy, r.traffic, r.steady.best, probes, space));
-  row["fraction_of_memcpy"] = or_null(fraction_of(Basis::vendor_copy, r.traffic, r.steady.best, probes, space));
+  if (v.device && v.call_crosses_link) {  // judged by the link, as in the table
+    row["fraction_of_kokkos_copy"] = nullptr;
+    row["fraction_of_memcpy"] = nullptr;
+    row["fraction_of_link"] = or_null(fraction_of(Basis::link, r.traffic, r.steady.best, probes, space));
+  } else {
+    row["fraction_of_kokkos_copy"] = or_null(fraction_of(Basis::kokkos_copy, r.traffic, r.steady.best, probes, space));
+    row["fraction_of_memcpy"] = or_null(fraction_of(Basis::vendor_copy, r.traffic, r.steady.best, probes, space));
+  }
   if (r.traffic.flops) {
     row["flops_per_call"] = r.traffic.flops;
     row["gflop_per_s"] = r.traffic.gflop_per_s(r.steady.best);
