@@ -74,8 +74,15 @@ def _is_int(text):
 
 
 def size_sort_key(size):
-    """Sizes sort numerically part by part ('1048576' < '67108864'), text after numbers."""
-    return tuple((0, int(p), "") if _is_int(p) else (1, 0, p) for p in size.split("/")) if size else ()
+    """Sizes sort numerically part by part ('1048576' < '67108864'; a shape '32x32x32' by its
+    element count, then its extents), text after numbers."""
+    def part(p):
+        if _is_int(p):
+            return (0, int(p), "")
+        if re.fullmatch(r"\d+(x\d+)+", p):
+            return (0, math.prod(int(e) for e in p.split("x")), p)
+        return (1, 0, p)
+    return tuple(part(p) for p in size.split("/")) if size else ()
 
 
 def format_size(size):

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 
 from nbk_compare import compare, gbench
-from nbk_compare.gbench import BenchFile, split_name
+from nbk_compare.gbench import BenchFile, size_sort_key, split_name
 
 from .helpers import fixture, run_tool
 
@@ -208,6 +208,13 @@ class MachineOutputs(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("--threshold", out)
 
+
+
+class SizeOrder(unittest.TestCase):
+    def test_shapes_sort_by_element_count(self):
+        sizes = ["256x256x256", "32x32x32", "128x128x128", "7x9x13"]
+        self.assertEqual(sorted(sizes, key=size_sort_key), ["7x9x13", "32x32x32", "128x128x128", "256x256x256"])
+        self.assertEqual(sorted(["67108864", "1048576", "text"], key=size_sort_key), ["1048576", "67108864", "text"])
 
 
 class ResultsAsBenchmarks(unittest.TestCase):
