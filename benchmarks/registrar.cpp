@@ -80,7 +80,7 @@ void bm_variant(benchmark::State& state, const Experiment& e, const Variant& v, 
     state.SkipWithError(("result does not verify: " + verdict.summary).c_str());
     return;
   }
-  report_traffic(state, e.traffic(size), size.elements());
+  report_traffic(state, exp::traffic_of(e, v, size), size.elements());
   // Tells tools/nbk-compare that the bound of this call is the host-device link, so its
   // GB/s is not judged against the space's memory copy.
   if (v.device && (transfers || v.call_crosses_link)) state.counters["crosses_link"] = 1;

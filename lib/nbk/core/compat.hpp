@@ -130,10 +130,12 @@ namespace math {
 #if KOKKOS_VERSION >= 30700
 using Kokkos::exp;
 using Kokkos::log;
+using Kokkos::sin;
 using Kokkos::sqrt;
 #else
 using Kokkos::Experimental::exp;
 using Kokkos::Experimental::log;
+using Kokkos::Experimental::sin;
 using Kokkos::Experimental::sqrt;
 #endif
 }  // namespace math

@@ -24,7 +24,7 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
   Result result;
   result.variant = &variant;
   result.size = size;
-  result.traffic = experiment.traffic(size);
+  result.traffic = traffic_of(experiment, variant, size);
   result.skipped = shortfall(variant, size);
   if (!result.skipped.empty()) return result;
 
@@ -135,6 +135,16 @@ std::string rate_text(const Traffic& traffic, double seconds) {
 // Per-call time for calls too short for milliseconds to say anything.
 std::string time_text(double seconds) { return seconds > 0 ? format_seconds(seconds) : "-"; }
 
+// The bytes one call moves at the first size, or "see bytes_per_call" where variants differ.
+std::string bytes_text(const std::vector<Result>& results) {
+  if (results.empty()) return "-";
+  const Result& first = results.front();
+  for (const Result& r : results)
+    if (r.size.text() == first.size.text() && r.traffic.total() != first.traffic.total())
+      return "a number per variant: bytes_per_call in the JSON";
+  return format_bytes(first.traffic.total()) + " per call at " + first.size.text();
+}
+
 // A device call this short is bound by launch and fence latency, not by memory.
 constexpr double latency_bound_seconds = 20e-6;
 
@@ -160,16 +170,27 @@ void print_below_memcpy(std::ostream& out, const std::vector<Result>& results, c
 
 }  // namespace
 
+std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all) {
+  const std::string& against = r.variant->speedup_against;
+  if (against.empty() || !r.skipped.empty() || r.steady.best <= 0) return std::nullopt;
+  for (const Result& base : all)
+    if (base.variant->name == against && base.size.text() == r.size.text() && base.skipped.empty() &&
+        base.steady.best > 0)
+      return base.steady.best / r.steady.best;
+  return std::nullopt;
+}
+
 void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
                    const Probes& probes) {
   std::set<std::string> sizes;
-  bool any_transfers = false, any_flops = false;
+  bool any_transfers = false, any_flops = false, any_speedup = false;
   std::vector<std::string> cell_names;
   int repetitions = 0;
   for (const auto& r : results) {
     sizes.insert(r.size.text());
     any_transfers = any_transfers || r.with_transfers.repetitions > 0;
     any_flops = any_flops || r.traffic.flops > 0;
+    any_speedup = any_speedup || !r.variant->speedup_against.empty();
     repetitions = std::max(repetitions, r.steady.repetitions);
     for (const auto& [name, value] : r.verdict.cells)
       if (std::find(cell_names.begin(), cell_names.end(), name) == cell_names.end()) cell_names.push_back(name);
@@ -180,6 +201,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   if (show_size) headers.push_back("size");
   for (const char* h : {"first", "best", "median", "GB/s", "% copy", "% memcpy"}) headers.push_back(h);
   if (any_flops) headers.push_back("GFLOP/s");
+  if (any_speedup) headers.push_back("speed-up");
   if (any_transfers)
     for (const char* h : {"with transfers", "GB/s", "% link"}) headers.push_back(h);
   headers.push_back("check");
@@ -208,6 +230,10 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
     row.push_back(over_link ? percent_of(Basis::link, r.traffic, best, probes, space) + " link"
                             : percent_of(Basis::vendor_copy, r.traffic, best, probes, space));
     if (any_flops) row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
+    if (any_speedup) {
+      const auto speedup = speedup_of(r, results);
+      row.push_back(speedup ? fmt::format("{:.2f}x", *speedup) : "-");
+    }
     if (any_transfers) {
       const bool timed = r.with_transfers.repetitions > 0;
       row.push_back(timed ? time_text(r.with_transfers.best) : "-");
@@ -227,11 +253,13 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
 
   out << fmt::format(
       "\nfirst: the first call (first touch, thread start-up, module load); best and median of {} calls\n"
-      "after it. GB/s counts the bytes the kernel must move at least ({} per call at {}); % copy divides by\n"
+      "after it. GB/s counts the bytes the kernel must move at least ({}); % copy divides by\n"
       "the Kokkos copy probe of the space that runs it, % memcpy by the copy outside Kokkos (host code: by\n"
       "the serial figures).",
-      repetitions, format_bytes(results.empty() ? 0 : results.front().traffic.total()),
-      results.empty() ? std::string("-") : results.front().size.text());
+      repetitions, bytes_text(results));
+  if (any_speedup)
+    out << " speed-up: the best time of the variant a row is compared with (the documents' baseline), at\n"
+           "the same size, over the row's best time.";
   if (any_transfers)
     out << " with transfers: inputs copied from host memory into the space, the call, and outputs\n"
            "copied back, best of the same number of calls; % link divides the time the pageable\n"

@@ -61,6 +61,10 @@ SweepResult run_sweep(const Experiment& experiment, const Settings& settings, st
 
 // ---- reports ----
 
+// Best time of the variant r is compared with (Variant::speedup_against) at r's size over
+// r's best time, where both ran; nothing otherwise.
+std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all);
+
 void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
                    const Probes& probes);
 void print_sweep(std::ostream& out, const Experiment& experiment, const SweepResult& sweep);

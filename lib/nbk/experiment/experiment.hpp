@@ -90,6 +90,12 @@ struct Variant {
   std::string below_memcpy_because;
   std::function<Footprint(const Size&)> footprint;
   CaseMaker make;
+  // Where variants of one experiment move different bytes (float32 and float64 ones): this
+  // variant's traffic per call, instead of the experiment's.
+  std::function<Traffic(const Size&)> traffic;
+  // The variant whose best time at the same size this one's speed-up is taken against (the
+  // documents' speed-up tables); "" for none.
+  std::string speedup_against;
 };
 
 // A size sweep that finds where the device starts to beat the host: the crossover the
@@ -121,6 +127,11 @@ struct Experiment {
   // Prose after the table: what the figures mean, and where the documents go wrong.
   std::function<void(std::ostream&, const Problem&)> explain;
 };
+
+// The minimum traffic of one call of `variant` at `size`.
+inline Traffic traffic_of(const Experiment& experiment, const Variant& variant, const Size& size) {
+  return variant.traffic ? variant.traffic(size) : experiment.traffic(size);
+}
 
 // ---- helpers for writing statements ----
 

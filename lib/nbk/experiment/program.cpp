@@ -107,6 +107,11 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
     }
     last_problem = std::move(problem);
   }
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (const auto speedup = speedup_of(results[i], results)) {
+      doc["results"][i]["speedup"] = *speedup;
+      doc["results"][i]["speedup_against"] = results[i].variant->speedup_against;
+    }
   if (!selected.empty()) {
     std::cout << '\n';
     print_probe_table(std::cout, probes);
