@@ -33,3 +33,12 @@ nbk_app_test(maximum.unknown_space 2 nbk-maximum --space quantum)
 nbk_app_test(maximum.bad_sweep_to 2 nbk-maximum --sweep-to 0)
 nbk_app_test(maximum.small_run 0 nbk-maximum --size 7x9x13 --size 32 --probe-size 4096 --repetitions 2 --sweep-to 2^14
              --json ${CMAKE_CURRENT_BINARY_DIR}/maximum_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/maximum_small.json)
+
+# Seed 004's sin(x) * exp(y): bad input refused, a small run with its sweep.
+foreach(bad IN ITEMS 0 -5 abc 1x2 2^70)
+  string(MAKE_C_IDENTIFIER "size_${bad}" id)
+  nbk_app_test(sin_exp.bad_${id} 2 nbk-sin-exp --size "${bad}")
+endforeach()
+nbk_app_test(sin_exp.unknown_variant 2 nbk-sin-exp --variant f16)
+nbk_app_test(sin_exp.small_run 0 nbk-sin-exp --size 1 --size 1025 --probe-size 4096 --repetitions 2 --sweep-to 2^12
+             --json ${CMAKE_CURRENT_BINARY_DIR}/sin_exp_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/sin_exp_small.json)

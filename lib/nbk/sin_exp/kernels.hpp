@@ -1,0 +1,33 @@
+#pragma once
+// Seed 004's ufunc: z = sin(x) * exp(y) element by element, in float32 or float64.
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/policy.hpp"
+
+namespace nbk::sin_exp {
+
+template <class ExecSpace, class X, class Z>
+void sin_exp(const ExecSpace& exec, const X& x, const X& y, const Z& z) {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(X::rank == 1 && Z::rank == 1, "sin_exp works on 1-D Views");
+  static_assert(std::is_same_v<typename X::non_const_value_type, typename Z::value_type>,
+                "inputs and output have one precision");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Z::memory_space>::accessible,
+                "the views' memory is not accessible from this execution space");
+  Kokkos::parallel_for(
+      "nbk::sin_exp", range(exec, 0, static_cast<Index>(z.extent(0))),
+      KOKKOS_LAMBDA(Index i) { z(i) = nbk::math::sin(x(i)) * nbk::math::exp(y(i)); });
+}
+
+// The document's NumPy line as one host thread: the same formula, in index order.
+template <class T>
+void host_loop(const T* x, const T* y, T* z, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) z[i] = std::sin(x[i]) * std::exp(y[i]);
+}
+
+}  // namespace nbk::sin_exp

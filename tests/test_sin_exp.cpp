@@ -1,0 +1,88 @@
+// Seed 004's sin(x) * exp(y) on every enabled space, in float32 and float64: exact points,
+// agreement with the host's std::sin * std::exp to 16 unit roundoffs, and that this bound is
+// tight enough to reject a float32 result passed off as float64.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "nbk/sin_exp/kernels.hpp"
+#include "spaces.hpp"
+
+namespace {
+
+template <class Space, class T>
+std::vector<T> on_space(const std::vector<T>& x, const std::vector<T>& y) {
+  using Array = Kokkos::View<T*, typename Space::memory_space>;
+  const auto n = static_cast<std::int64_t>(x.size());
+  Array dx("x", n), dy("y", n), dz("z", n);
+  auto hx = Kokkos::create_mirror_view(dx), hy = Kokkos::create_mirror_view(dy);
+  for (std::int64_t i = 0; i < n; ++i) {
+    hx(i) = x[static_cast<std::size_t>(i)];
+    hy(i) = y[static_cast<std::size_t>(i)];
+  }
+  Kokkos::deep_copy(dx, hx);
+  Kokkos::deep_copy(dy, hy);
+  nbk::sin_exp::sin_exp(Space(), dx, dy, dz);
+  auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dz);
+  return std::vector<T>(hz.data(), hz.data() + n);
+}
+
+// Relative distance of each z from sin(x) exp(y) computed in long double, in unit roundoffs of T.
+template <class T, class Z>
+double worst_in_u(const std::vector<T>& x, const std::vector<T>& y, const std::vector<Z>& z) {
+  const double u = std::numeric_limits<T>::epsilon() / 2;
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const long double ref = std::sin(static_cast<long double>(x[i])) * std::exp(static_cast<long double>(y[i]));
+    if (ref != 0) worst = std::max(worst, static_cast<double>(std::fabs((z[i] - ref) / ref)) / u);
+  }
+  return worst;
+}
+
+template <class T>
+void linspace_inputs(std::size_t n, std::vector<T>& x, std::vector<T>& y) {
+  x.resize(n);
+  y.assign(n, T(10));
+  for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<T>(6.283185307179586 * double(i) / double(n - 1));
+}
+
+template <class Space>
+class SinExp : public ::testing::Test {};
+TYPED_TEST_SUITE(SinExp, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+TYPED_TEST(SinExp, ExactPoints) {
+  const auto z = on_space<TypeParam, double>({0.0, 0.0, 1.5707963267948966}, {0.0, 10.0, 0.0});
+  EXPECT_EQ(z[0], 0.0);
+  EXPECT_EQ(z[1], 0.0);
+  EXPECT_NEAR(z[2], 1.0, 1e-15);
+}
+
+TYPED_TEST(SinExp, EmptyAndOneElement) {
+  EXPECT_TRUE((on_space<TypeParam, float>({}, {}).empty()));
+  const auto z = on_space<TypeParam, float>({1.0f}, {2.0f});
+  EXPECT_NEAR(z[0], std::sin(1.0) * std::exp(2.0), 1e-5 * std::sin(1.0) * std::exp(2.0));
+}
+
+TYPED_TEST(SinExp, WithinSixteenUnitRoundoffsInEachPrecision) {
+  std::vector<float> x32, y32;
+  std::vector<double> x64, y64;
+  linspace_inputs(1025, x32, y32);
+  linspace_inputs(1025, x64, y64);
+  EXPECT_LE(worst_in_u(x32, y32, on_space<TypeParam, float>(x32, y32)), 16.0);
+  EXPECT_LE(worst_in_u(x64, y64, on_space<TypeParam, double>(x64, y64)), 16.0);
+}
+
+TEST(SinExpTolerance, RejectsFloatResultsAsDouble) {
+  std::vector<float> x32, y32;
+  std::vector<double> x64, y64;
+  linspace_inputs(1025, x32, y32);
+  linspace_inputs(1025, x64, y64);
+  std::vector<float> z32(x32.size());
+  nbk::sin_exp::host_loop(x32.data(), y32.data(), z32.data(), static_cast<std::int64_t>(z32.size()));
+  EXPECT_GT(worst_in_u(x64, y64, z32), 1e6) << "a float32 result is millions of float64 roundoffs off";
+}
+
+}  // namespace
