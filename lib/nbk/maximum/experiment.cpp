@@ -11,6 +11,7 @@
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/map_case.hpp"
 #include "nbk/maximum/kernels.hpp"
 
 namespace nbk::experiments {
@@ -56,41 +57,18 @@ class HostLoops final : public exp::Case {
   HostArray c_;
 };
 
-// The three arrays in the space's memory; the with-transfers timing copies a and b in and c
-// back out, as vectorize(target='cuda') does on every call.
+// On a space, with transfers: a and b in and c out on every call, as vectorize(target='cuda').
 template <class Space>
-class OnSpace final : public exp::Case {
- public:
-  using Array = maximum::Array<typename Space::memory_space>;
-  OnSpace(const Problem& p, maximum::Tiles tiles)
-      : p_(p),
-        tiles_(tiles),
-        a_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::maximum::a"), p.size[0], p.size[1], p.size[2]),
-        b_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::maximum::b"), p.size[0], p.size[1], p.size[2]),
-        c_("nbk::maximum::c", p.size[0], p.size[1], p.size[2]),
-        c_host_(create_mirror_view_uninit(Kokkos::HostSpace(), c_)) {
-    upload();
-    nbk::fence(exec_, "nbk::maximum upload");
-  }
-  void upload() override {
-    Kokkos::deep_copy(exec_, a_, p_.a);
-    Kokkos::deep_copy(exec_, b_, p_.b);
-  }
-  void run() override { maximum::elementwise_max(exec_, a_, b_, c_, tiles_); }
-  void download() override { Kokkos::deep_copy(exec_, c_host_, c_); }
-  exp::Verdict verdict() override {
-    Kokkos::deep_copy(exec_, c_host_, c_);
-    nbk::fence(exec_, "nbk::maximum result to host");
-    return exp::mismatch_verdict(wrong_elements(p_, c_host_.data()));
-  }
-
- private:
-  const Problem& p_;
-  maximum::Tiles tiles_;
-  Space exec_;
-  Array a_, b_, c_;
-  typename Array::HostMirror c_host_;
-};
+exp::CaseMaker on_space(maximum::Tiles tiles) {
+  using Case = exp::BinaryMapCase<Space, HostArray>;
+  return exp::maker<Problem>([tiles](const Problem& p, const Size&) {
+    return std::make_unique<Case>(
+        "nbk::maximum", p.a, p.b,
+        [tiles](const Space& exec, const typename Case::Array& a, const typename Case::Array& b,
+                const typename Case::Array& c) { maximum::elementwise_max(exec, a, b, c, tiles); },
+        [&p](const typename Case::Result& c) { return exp::mismatch_verdict(wrong_elements(p, c.data())); });
+  });
+}
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
@@ -107,7 +85,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
       v.document = document_tiles ? "" : "vectorize CPU: 4.97 us / 7.95 ms / 48.1 ms";
     v.timed_with_transfers = device;
     v.footprint = exp::arrays_of<Space, float>(3, 1);  // a, b, c and c's host mirror
-    v.make = exp::case_of<OnSpace<Space>, Problem>(document_tiles ? maximum::document_tiles : maximum::default_tiles);
+    v.make = on_space<Space>(document_tiles ? maximum::document_tiles : maximum::default_tiles);
     variants.push_back(exp::on<Space>(v));
   }
 }

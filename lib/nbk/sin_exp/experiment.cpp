@@ -11,6 +11,7 @@
 
 #include "nbk/core/memory.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/map_case.hpp"
 #include "nbk/sin_exp/kernels.hpp"
 
 namespace nbk::experiments {
@@ -82,38 +83,18 @@ class HostLoop final : public exp::Case {
   HostArray<T> z_;
 };
 
-// x, y and z in the space's memory; the with-transfers timing copies x and y in and z out.
+// On a space, with transfers: x and y in and z out on every call.
 template <class Space, class T>
-class OnSpace final : public exp::Case {
- public:
-  using Array = Kokkos::View<T*, typename Space::memory_space>;
-  explicit OnSpace(const Problem& p)
-      : p_(p),
-        x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sin_exp::x"), p.n),
-        y_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sin_exp::y"), p.n),
-        z_("nbk::sin_exp::z", p.n),
-        z_host_(create_mirror_view_uninit(Kokkos::HostSpace(), z_)) {
-    upload();
-    nbk::fence(exec_, "nbk::sin_exp upload");
-  }
-  void upload() override {
-    Kokkos::deep_copy(exec_, x_, p_.x<T>());
-    Kokkos::deep_copy(exec_, y_, p_.y<T>());
-  }
-  void run() override { sin_exp::sin_exp(exec_, x_, y_, z_); }
-  void download() override { Kokkos::deep_copy(exec_, z_host_, z_); }
-  exp::Verdict verdict() override {
-    Kokkos::deep_copy(exec_, z_host_, z_);
-    nbk::fence(exec_, "nbk::sin_exp result to host");
-    return check(p_, z_host_.data());
-  }
-
- private:
-  const Problem& p_;
-  Space exec_;
-  Array x_, y_, z_;
-  typename Array::HostMirror z_host_;
-};
+exp::CaseMaker on_space_case() {
+  using Case = exp::BinaryMapCase<Space, HostArray<T>>;
+  return exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<Case>(
+        "nbk::sin_exp", p.x<T>(), p.y<T>(),
+        [](const Space& exec, const typename Case::Array& x, const typename Case::Array& y,
+           const typename Case::Array& z) { sin_exp::sin_exp(exec, x, y, z); },
+        [&p](const typename Case::Result& z) { return check(p, z.data()); });
+  });
+}
 
 template <class T>
 const char* precision() { return std::is_same_v<T, float> ? "f32" : "f64"; }
@@ -134,7 +115,7 @@ exp::Variant on_space() {
   v.footprint = exp::arrays_of<Space, T>(3, 1);  // x, y, z and z's host mirror
   v.traffic = traffic<T>;
   v.speedup_against = std::string("host-") + precision<T>();
-  v.make = exp::case_of<OnSpace<Space, T>, Problem>();
+  v.make = on_space_case<Space, T>();
   return exp::on<Space>(v);
 }
 
