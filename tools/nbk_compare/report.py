@@ -150,6 +150,10 @@ def format_value(key, value):
             return cmpmod.format_gbps(value)
         if k.endswith("_s") and not k.endswith("_per_s"):
             return cmpmod.format_time(value)
+        if k == "speedup":
+            return f"{value:.2f}x"
+        if "error" in k and value != 0:
+            return f"{value:.2e}"
         return f"{value:.10g}"
     if isinstance(value, int) and key.lower().endswith("_bytes") and value >= 1 << 20:
         return f"{value} ({_bytes(value)})"

@@ -230,10 +230,10 @@ class ResultsAsBenchmarks(unittest.TestCase):
 
     def test_rows_become_runs_and_probes_references(self):
         runs = self.file.runs
-        self.assertEqual(runs["add_one/resident/serial/1024"].time, 0.75)
-        self.assertEqual(runs["add_one/resident/openmp/1024"].gbps, 50.2)
-        self.assertNotIn("add_one/managed/cuda/1024", runs)  # skipped rows are not results
-        self.assertNotIn("sum/builtin/openmp/1000", runs)  # nor failed ones
+        self.assertEqual(runs["add_one/resident/serial/2147483648"].time, 0.75)
+        self.assertEqual(runs["add_one/resident/openmp/2147483648"].gbps, 50.2)
+        self.assertNotIn("add_one/managed/cuda/2147483648", runs)  # skipped rows are not results
+        self.assertNotIn("sum/builtin/openmp/134217571", runs)  # nor failed ones
         self.assertEqual(runs["probe/memcpy/openmp/4096"].gbps, 28.0)
         self.assertTrue(runs["maximum/mdrange-auto+transfers/cuda/32x32x32"].crosses_link)
         self.assertFalse(runs["maximum/mdrange-auto/cuda/32x32x32"].crosses_link)

@@ -52,12 +52,12 @@ class Report(unittest.TestCase):
 
     def test_known_and_unknown_experiments(self):
         self.assertIn("### add_one (`add_one.json`)", self.md)
-        self.assertIn("| resident | serial | 1024 | 2.500 s | 750.0 ms | 750.0 ms | 4.10 | 46% | 44% | ok |", self.md)
-        self.assertIn("| managed | cuda | 1024 | - |", self.md)
+        self.assertIn("| resident | serial | 2147483648 | 2.500 s | 750.0 ms | 750.0 ms | 4.10 | 46% | 44% | ok |", self.md)
+        self.assertIn("| managed | cuda | 2147483648 | - |", self.md)
         self.assertIn("skipped: no GPU in this build |", self.md)
-        self.assertIn("| builtin | openmp | 1000 |", self.md)
+        self.assertIn("| builtin | openmp | 134217571 |", self.md)
         self.assertIn("FAILED (error 0.125 > 0.1) |", self.md)
-        self.assertIn("**Not verified:** builtin on openmp at 1000.", self.md)
+        self.assertIn("**Not verified:** builtin on openmp at 134217571.", self.md)
         self.assertIn("add_one.json, every field", self.md)  # the whole JSON, folded
         self.assertIn("### hypot (`hypot.json`)", self.md)  # no code knows hypot
         self.assertIn("overflows for |x| > 1e19".replace("|", "\\|"), self.md)
@@ -133,6 +133,18 @@ class MissingInputs(unittest.TestCase):
             md = read(os.path.join(out, "index.md"))
             self.assertIn("No program results found", md)
             self.assertIn("Plots not requested", md)
+
+    def test_other_sizes_are_not_set_beside_the_documents_figures(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = preset_dir(tmp, results=True, bench=False)
+            path = os.path.join(d, "results", "add_one.json")
+            with open(path, encoding="utf-8") as f:
+                text = f.read().replace('"size": "2147483648"', '"size": "1024"')
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            rc, _, err = run_tool("nbk-report", "--preset-dir", d, "--no-plots", "--no-html")
+            self.assertEqual(rc, 0, err)
+            self.assertIn("| Numba.njit (1 CPU), second call | 629.0 ms | - | - |", read(os.path.join(d, "report", "index.md")))
 
     def test_missing_preset_dir_exits_2(self):
         rc, _, err = run_tool("nbk-report", "--preset-dir", "/nonexistent/build/openmp")
