@@ -42,3 +42,12 @@ endforeach()
 nbk_app_test(sin_exp.unknown_variant 2 nbk-sin-exp --variant f16)
 nbk_app_test(sin_exp.small_run 0 nbk-sin-exp --size 1 --size 1025 --probe-size 4096 --repetitions 2 --sweep-to 2^12
              --json ${CMAKE_CURRENT_BINARY_DIR}/sin_exp_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/sin_exp_small.json)
+
+# Seed 003's hypot: bad input refused, a small run.
+foreach(bad IN ITEMS 0 -5 abc 2^70)
+  string(MAKE_C_IDENTIFIER "size_${bad}" id)
+  nbk_app_test(hypot.bad_${id} 2 nbk-hypot --size "${bad}")
+endforeach()
+nbk_app_test(hypot.unknown_variant 2 nbk-hypot --variant naive)
+nbk_app_test(hypot.small_run 0 nbk-hypot --size 1 --size 1025 --probe-size 4096 --repetitions 2 --seed 7
+             --json ${CMAKE_CURRENT_BINARY_DIR}/hypot_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/hypot_small.json)

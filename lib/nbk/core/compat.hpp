@@ -129,11 +129,17 @@ class Instances {
 namespace math {
 #if KOKKOS_VERSION >= 30700
 using Kokkos::exp;
+using Kokkos::fabs;
+using Kokkos::fmax;
+using Kokkos::fmin;
 using Kokkos::log;
 using Kokkos::sin;
 using Kokkos::sqrt;
 #else
 using Kokkos::Experimental::exp;
+using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::fmax;
+using Kokkos::Experimental::fmin;
 using Kokkos::Experimental::log;
 using Kokkos::Experimental::sin;
 using Kokkos::Experimental::sqrt;
