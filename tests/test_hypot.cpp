@@ -8,25 +8,16 @@
 #include <vector>
 
 #include "nbk/hypot/kernels.hpp"
+#include "binary_map.hpp"
 #include "spaces.hpp"
 
 namespace {
 
 template <class Space, class T>
 std::vector<T> scaled_on(const std::vector<T>& x, const std::vector<T>& y) {
-  using Array = Kokkos::View<T*, typename Space::memory_space>;
-  const auto n = static_cast<std::int64_t>(x.size());
-  Array dx("x", n), dy("y", n), dh("h", n);
-  auto hx = Kokkos::create_mirror_view(dx), hy = Kokkos::create_mirror_view(dy);
-  for (std::int64_t i = 0; i < n; ++i) {
-    hx(i) = x[static_cast<std::size_t>(i)];
-    hy(i) = y[static_cast<std::size_t>(i)];
-  }
-  Kokkos::deep_copy(dx, hx);
-  Kokkos::deep_copy(dy, hy);
-  nbk::hypot::scaled_map(Space(), dx, dy, dh);
-  auto hh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dh);
-  return std::vector<T>(hh.data(), hh.data() + n);
+  return nbk::test::run_binary_map<Space>(x, y, [](const auto& space, const auto& a, const auto& b, const auto& out) {
+    nbk::hypot::scaled_map(space, a, b, out);
+  });
 }
 
 template <class Space>

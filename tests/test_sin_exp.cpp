@@ -9,25 +9,16 @@
 #include <vector>
 
 #include "nbk/sin_exp/kernels.hpp"
+#include "binary_map.hpp"
 #include "spaces.hpp"
 
 namespace {
 
 template <class Space, class T>
 std::vector<T> on_space(const std::vector<T>& x, const std::vector<T>& y) {
-  using Array = Kokkos::View<T*, typename Space::memory_space>;
-  const auto n = static_cast<std::int64_t>(x.size());
-  Array dx("x", n), dy("y", n), dz("z", n);
-  auto hx = Kokkos::create_mirror_view(dx), hy = Kokkos::create_mirror_view(dy);
-  for (std::int64_t i = 0; i < n; ++i) {
-    hx(i) = x[static_cast<std::size_t>(i)];
-    hy(i) = y[static_cast<std::size_t>(i)];
-  }
-  Kokkos::deep_copy(dx, hx);
-  Kokkos::deep_copy(dy, hy);
-  nbk::sin_exp::sin_exp(Space(), dx, dy, dz);
-  auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dz);
-  return std::vector<T>(hz.data(), hz.data() + n);
+  return nbk::test::run_binary_map<Space>(x, y, [](const auto& space, const auto& a, const auto& b, const auto& out) {
+    nbk::sin_exp::sin_exp(space, a, b, out);
+  });
 }
 
 // Relative distance of each z from sin(x) exp(y) computed in long double, in unit roundoffs of T.
