@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "nbk/hypot/kernels.hpp"
-#include "binary_map.hpp"
+#include "map.hpp"
 #include "spaces.hpp"
 
 namespace {
 
 template <class Space, class T>
 std::vector<T> scaled_on(const std::vector<T>& x, const std::vector<T>& y) {
-  return nbk::test::run_binary_map<Space>(x, y, [](const auto& space, const auto& a, const auto& b, const auto& out) {
+  return nbk::test::run_map<Space>([](const auto& space, const auto& a, const auto& b, const auto& out) {
     nbk::hypot::scaled_map(space, a, b, out);
-  });
+  }, x, y);
 }
 
 template <class Space>

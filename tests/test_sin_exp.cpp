@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "nbk/sin_exp/kernels.hpp"
-#include "binary_map.hpp"
+#include "map.hpp"
 #include "spaces.hpp"
 
 namespace {
 
 template <class Space, class T>
 std::vector<T> on_space(const std::vector<T>& x, const std::vector<T>& y) {
-  return nbk::test::run_binary_map<Space>(x, y, [](const auto& space, const auto& a, const auto& b, const auto& out) {
+  return nbk::test::run_map<Space>([](const auto& space, const auto& a, const auto& b, const auto& out) {
     nbk::sin_exp::sin_exp(space, a, b, out);
-  });
+  }, x, y);
 }
 
 // Relative distance of each z from sin(x) exp(y) computed in long double, in unit roundoffs of T.

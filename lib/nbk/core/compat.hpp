@@ -128,6 +128,7 @@ class Instances {
 // Math functions moved from Kokkos::Experimental to Kokkos in 3.7.
 namespace math {
 #if KOKKOS_VERSION >= 30700
+using Kokkos::cos;
 using Kokkos::exp;
 using Kokkos::fabs;
 using Kokkos::fmax;
@@ -136,6 +137,7 @@ using Kokkos::log;
 using Kokkos::sin;
 using Kokkos::sqrt;
 #else
+using Kokkos::Experimental::cos;
 using Kokkos::Experimental::exp;
 using Kokkos::Experimental::fabs;
 using Kokkos::Experimental::fmax;

@@ -43,10 +43,15 @@ template <class T>
 constexpr Traffic read_traffic(std::uint64_t n) {
   return {n * sizeof(T), 0};
 }
-// c[i] = f(a[i], b[i]): two arrays read, one written.
+// out[i] = f(in_1[i], ..., in_k[i]): k arrays read, one written.
+template <class T>
+constexpr Traffic map_traffic(std::uint64_t n, std::uint64_t inputs) {
+  return {inputs * n * sizeof(T), n * sizeof(T)};
+}
+// c[i] = f(a[i], b[i])
 template <class T>
 constexpr Traffic binary_map_traffic(std::uint64_t n) {
-  return {2 * n * sizeof(T), n * sizeof(T)};
+  return map_traffic<T>(n, 2);
 }
 
 }  // namespace nbk

@@ -1,10 +1,12 @@
 #pragma once
-// The Case of an element-wise map from two arrays to a third on one space (the maximum, the
+// The Case of an element-wise map from N arrays to one more on one space (the maximum, the
 // ufuncs): the inputs copied from the Problem's host arrays into the space's memory, the
 // output read back into a host mirror and checked there. upload() and download() repeat
 // those copies, which is what the documents' target='cuda' on host arrays pays every call.
 #include <Kokkos_Core.hpp>
 
+#include <array>
+#include <cstddef>
 #include <functional>
 #include <limits>
 #include <string>
@@ -15,52 +17,69 @@
 
 namespace nbk::exp {
 
-template <class Space, class HostArray>
-class BinaryMapCase final : public Case {
+// Where a call writes: into one output allocated with the case (the documents' out=), or
+// into a new one allocated by every call (a ufunc called without out=, which returns a
+// fresh array each time).
+enum class Output { reused, fresh_every_call };
+
+template <class Space, class HostArray, std::size_t Inputs>
+class MapCase final : public Case {
  public:
   static_assert(Kokkos::is_execution_space<Space>::value);
+  static_assert(Inputs >= 1);
   // The host array's shape and layout, in the space's memory.
   using Array = Kokkos::View<typename HostArray::non_const_data_type, typename HostArray::array_layout,
                              typename Space::memory_space>;
+  using Arrays = std::array<Array, Inputs>;
   using Result = typename Array::HostMirror;
-  using Kernel = std::function<void(const Space&, const Array& a, const Array& b, const Array& c)>;
-  using Check = std::function<Verdict(const Result& c)>;
+  using Kernel = std::function<void(const Space&, const Arrays& in, const Array& out)>;
+  using Check = std::function<Verdict(const Result& out)>;
 
-  BinaryMapCase(const std::string& label, const HostArray& a, const HostArray& b, Kernel kernel, Check check)
-      : a_host_(a),
-        b_host_(b),
+  MapCase(const std::string& label, const std::array<HostArray, Inputs>& in, Kernel kernel, Check check,
+          Output output = Output::reused)
+      : label_(label),
+        in_host_(in),
         kernel_(std::move(kernel)),
         check_(std::move(check)),
-        a_(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::a"), a.layout()),
-        b_(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::b"), b.layout()),
-        c_(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::c"), a.layout()),
-        c_host_(create_mirror_view_uninit(Kokkos::HostSpace(), c_)) {
+        output_(output),
+        out_(allocate("::out")),
+        out_host_(create_mirror_view_uninit(Kokkos::HostSpace(), out_)) {
+    for (std::size_t k = 0; k < Inputs; ++k) in_[k] = allocate("::in" + std::to_string(k));
     // An element the kernel never writes must not pass the check by luck: NaN fails any
     // comparison (zero could be a right answer).
     using T = typename Array::non_const_value_type;
-    if constexpr (std::is_floating_point_v<T>) Kokkos::deep_copy(exec_, c_, std::numeric_limits<T>::quiet_NaN());
+    if constexpr (std::is_floating_point_v<T>) Kokkos::deep_copy(exec_, out_, std::numeric_limits<T>::quiet_NaN());
     upload();
     nbk::fence(exec_, label + " upload");
   }
   void upload() override {
-    Kokkos::deep_copy(exec_, a_, a_host_);
-    Kokkos::deep_copy(exec_, b_, b_host_);
+    for (std::size_t k = 0; k < Inputs; ++k) Kokkos::deep_copy(exec_, in_[k], in_host_[k]);
   }
-  void run() override { kernel_(exec_, a_, b_, c_); }
-  void download() override { Kokkos::deep_copy(exec_, c_host_, c_); }
+  void run() override {
+    if (output_ == Output::fresh_every_call) out_ = allocate("::out");
+    kernel_(exec_, in_, out_);
+  }
+  void download() override { Kokkos::deep_copy(exec_, out_host_, out_); }
   Verdict verdict() override {
-    Kokkos::deep_copy(exec_, c_host_, c_);
-    nbk::fence(exec_, "nbk::exp::BinaryMapCase result to host");
-    return check_(c_host_);
+    Kokkos::deep_copy(exec_, out_host_, out_);
+    nbk::fence(exec_, "nbk::exp::MapCase result to host");
+    return check_(out_host_);
   }
 
  private:
-  HostArray a_host_, b_host_;
+  Array allocate(const std::string& suffix) const {
+    return Array(Kokkos::view_alloc(Kokkos::WithoutInitializing, label_ + suffix), in_host_[0].layout());
+  }
+
+  std::string label_;
+  std::array<HostArray, Inputs> in_host_;
   Kernel kernel_;
   Check check_;
+  Output output_;
   Space exec_;
-  Array a_, b_, c_;
-  Result c_host_;
+  Arrays in_;
+  Array out_;
+  Result out_host_;
 };
 
 }  // namespace nbk::exp

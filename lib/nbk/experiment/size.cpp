@@ -30,7 +30,9 @@ Size parse_size(std::string_view text, int rank, std::string_view option) {
   const std::string shown = std::string(option) + " '" + std::string(text) + "'";
   if (parts.size() != 1 && static_cast<int>(parts.size()) != rank)
     throw InputError(shown + " has " + std::to_string(parts.size()) + " extents; this experiment takes " +
-                     (rank == 1 ? std::string("one") : "one (a cube) or " + std::to_string(rank)));
+                     (rank == 1 ? std::string("one")
+                                 : std::string("one (a ") + (rank == 2 ? "square" : "cube") + ") or " +
+                                       std::to_string(rank)));
   Size size;
   for (auto part : parts) size.extents.push_back(parse_count(part, option));
   if (parts.size() == 1) size.extents.assign(static_cast<std::size_t>(rank), size.extents.front());

@@ -24,8 +24,8 @@ struct Size {
   bool operator==(const Size& other) const { return extents == other.extents; }
 };
 
-// `text` as a size of `rank` extents: "N" or "2^K" (for rank 3, a cube of that edge), or
-// "AxBxC". Every extent positive and the element count within 63 bits; InputError otherwise,
+// `text` as a size of `rank` extents: "N" or "2^K" (for rank 2 or 3, a square or cube of that edge), or
+// "AxB", "AxBxC". Every extent positive and the element count within 63 bits; InputError otherwise,
 // naming `option` and the text.
 Size parse_size(std::string_view text, int rank, std::string_view option);
 

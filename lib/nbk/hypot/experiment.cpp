@@ -77,7 +77,7 @@ class StdHypot final : public exp::Case {
 
 template <class Space>
 exp::Variant scaled_on() {
-  using Case = exp::BinaryMapCase<Space, HostArray>;
+  using Case = exp::MapCase<Space, HostArray, 2>;
   const bool device = is_device_space_v<Space>;
   exp::Variant v{"scaled"};
   v.moves = device ? "resident: none; with transfers: x and y in, h out (pageable memory), every call"
@@ -89,9 +89,10 @@ exp::Variant scaled_on() {
   v.speedup_against = "std-hypot";
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
     return std::make_unique<Case>(
-        "nbk::hypot", p.x, p.y,
-        [](const Space& exec, const typename Case::Array& x, const typename Case::Array& y,
-           const typename Case::Array& h) { hypot::scaled_map(exec, x, y, h); },
+        "nbk::hypot", std::array{p.x, p.y},
+        [](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& h) {
+          hypot::scaled_map(exec, in[0], in[1], h);
+        },
         [&p](const typename Case::Result& h) { return check(p, h.data()); });
   });
   return exp::on<Space>(v);

@@ -60,12 +60,13 @@ class HostLoops final : public exp::Case {
 // On a space, with transfers: a and b in and c out on every call, as vectorize(target='cuda').
 template <class Space>
 exp::CaseMaker on_space(maximum::Tiles tiles) {
-  using Case = exp::BinaryMapCase<Space, HostArray>;
+  using Case = exp::MapCase<Space, HostArray, 2>;
   return exp::maker<Problem>([tiles](const Problem& p, const Size&) {
     return std::make_unique<Case>(
-        "nbk::maximum", p.a, p.b,
-        [tiles](const Space& exec, const typename Case::Array& a, const typename Case::Array& b,
-                const typename Case::Array& c) { maximum::elementwise_max(exec, a, b, c, tiles); },
+        "nbk::maximum", std::array{p.a, p.b},
+        [tiles](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& c) {
+          maximum::elementwise_max(exec, in[0], in[1], c, tiles);
+        },
         [&p](const typename Case::Result& c) { return exp::mismatch_verdict(wrong_elements(p, c.data())); });
   });
 }

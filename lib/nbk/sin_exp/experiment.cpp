@@ -86,12 +86,13 @@ class HostLoop final : public exp::Case {
 // On a space, with transfers: x and y in and z out on every call.
 template <class Space, class T>
 exp::CaseMaker on_space_case() {
-  using Case = exp::BinaryMapCase<Space, HostArray<T>>;
+  using Case = exp::MapCase<Space, HostArray<T>, 2>;
   return exp::maker<Problem>([](const Problem& p, const Size&) {
     return std::make_unique<Case>(
-        "nbk::sin_exp", p.x<T>(), p.y<T>(),
-        [](const Space& exec, const typename Case::Array& x, const typename Case::Array& y,
-           const typename Case::Array& z) { sin_exp::sin_exp(exec, x, y, z); },
+        "nbk::sin_exp", std::array{p.x<T>(), p.y<T>()},
+        [](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& z) {
+          sin_exp::sin_exp(exec, in[0], in[1], z);
+        },
         [&p](const typename Case::Result& z) { return check(p, z.data()); });
   });
 }
