@@ -1,0 +1,48 @@
+#pragma once
+// Seed 003's ufunc with a special function: the normal probability density
+// exp(-((x - mean) / sigma)^2 / 2) / (sigma sqrt(2 pi)) at every x, mean and sigma scalars,
+// every constant in the input's precision (the document's float32 SQRT_2PI).
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/policy.hpp"
+
+namespace nbk::gaussian {
+
+// sqrt(2 pi), rounded to T once (a function: device code cannot read host variables).
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr T sqrt_2pi() {
+  return T(2.5066282746310002);
+}
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T pdf(T x, T mean, T sigma) {
+  const T z = (x - mean) / sigma;
+  return nbk::math::exp(T(-0.5) * z * z) / (sigma * sqrt_2pi<T>());
+}
+
+template <class ExecSpace, class X, class P>
+void pdf_map(const ExecSpace& exec, const X& x, typename P::value_type mean, typename P::value_type sigma,
+             const P& p) {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(X::rank == 1 && P::rank == 1, "the gaussian works on 1-D Views");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename P::memory_space>::accessible,
+                "the views' memory is not accessible from this execution space");
+  Kokkos::parallel_for(
+      "nbk::gaussian", range(exec, 0, static_cast<Index>(p.extent(0))),
+      KOKKOS_LAMBDA(Index i) { p(i) = pdf(x(i), mean, sigma); });
+}
+
+// One host thread, the same formula with std::exp, in index order.
+template <class T>
+void host_loop(const T* x, T mean, T sigma, T* p, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T z = (x[i] - mean) / sigma;
+    p[i] = std::exp(T(-0.5) * z * z) / (sigma * sqrt_2pi<T>());
+  }
+}
+
+}  // namespace nbk::gaussian

@@ -1,0 +1,43 @@
+#pragma once
+// Seed 003's device function: (rho, theta) to (x, y), called twice per element by a map that
+// returns the distance between two points given in polar coordinates.
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/policy.hpp"
+
+namespace nbk::polar {
+
+template <class T>
+struct Point {
+  T x, y;
+};
+
+template <class T>
+KOKKOS_INLINE_FUNCTION Point<T> to_cartesian(T rho, T theta) {
+  return {rho * nbk::math::cos(theta), rho * nbk::math::sin(theta)};
+}
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T distance(T rho1, T theta1, T rho2, T theta2) {
+  const Point<T> a = to_cartesian(rho1, theta1), b = to_cartesian(rho2, theta2);
+  const T dx = a.x - b.x, dy = a.y - b.y;
+  return nbk::math::sqrt(dx * dx + dy * dy);
+}
+
+template <class ExecSpace, class In, class Out>
+void distance_map(const ExecSpace& exec, const In& rho1, const In& theta1, const In& rho2, const In& theta2,
+                  const Out& d) {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(In::rank == 1 && Out::rank == 1, "the polar distance works on 1-D Views");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Out::memory_space>::accessible,
+                "the views' memory is not accessible from this execution space");
+  Kokkos::parallel_for(
+      "nbk::polar", range(exec, 0, static_cast<Index>(d.extent(0))),
+      KOKKOS_LAMBDA(Index i) { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); });
+}
+
+}  // namespace nbk::polar
