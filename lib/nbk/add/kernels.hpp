@@ -1,0 +1,63 @@
+#pragma once
+// Seed 003's add: out = x + y element by element, as a range (what a ufunc launches) and as
+// the document's grid-stride kernel: a fixed grid of blocks whose threads stride over the
+// array by the grid's size.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "nbk/core/policy.hpp"
+
+namespace nbk::add {
+
+template <class ExecSpace, class X, class Out>
+constexpr void check_arguments() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(X::rank == 1 && Out::rank == 1, "add works on 1-D Views");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Out::memory_space>::accessible,
+                "the views' memory is not accessible from this execution space");
+}
+
+template <class ExecSpace, class X, class Out>
+void range_add(const ExecSpace& exec, const X& x, const X& y, const Out& out) {
+  check_arguments<ExecSpace, X, Out>();
+  Kokkos::parallel_for(
+      "nbk::add", range(exec, 0, static_cast<Index>(out.extent(0))),
+      KOKKOS_LAMBDA(Index i) { out(i) = x(i) + y(i); });
+}
+
+// The launch shape a grid-stride kernel asked for and the one it got: a team (block) of
+// `threads` where the space allows that many, else as many as it allows (1 on Serial).
+struct GridShape {
+  int blocks = 0;
+  int threads = 0;
+};
+
+// cuda.grid(1) is league_rank * team_size + team_rank, cuda.gridsize(1) is league_size *
+// team_size; each thread adds every stride-th element from its own, so neighbouring
+// threads touch neighbouring elements (coalesced on a GPU). Returns the shape it ran.
+template <class ExecSpace, class X, class Out>
+GridShape grid_stride_add(const ExecSpace& exec, const X& x, const X& y, const Out& out, GridShape asked) {
+  check_arguments<ExecSpace, X, Out>();
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<Index>>;
+  using Member = typename Policy::member_type;
+  const auto n = static_cast<Index>(out.extent(0));
+  const auto body = KOKKOS_LAMBDA(const Member& team) {
+    const Index stride = Index(team.league_size()) * team.team_size();
+    for (Index i = Index(team.league_rank()) * team.team_size() + team.team_rank(); i < n; i += stride)
+      out(i) = x(i) + y(i);
+  };
+  const int allowed = Policy(exec, asked.blocks, 1).team_size_max(body, Kokkos::ParallelForTag());
+  const GridShape shape{asked.blocks, std::min(asked.threads, allowed)};
+  Kokkos::parallel_for("nbk::add::grid_stride", Policy(exec, shape.blocks, shape.threads), body);
+  return shape;
+}
+
+// One host thread, in index order.
+template <class T>
+void host_loop(const T* x, const T* y, T* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = x[i] + y[i];
+}
+
+}  // namespace nbk::add

@@ -1,0 +1,158 @@
+// Seed 003's element-wise kernels on every enabled space: the gaussian density and the polar
+// distance at exact points and against double over odd sizes, the document's grid-stride add
+// for sizes around its grid of 3,840 threads, and MatAdd over shapes no tile divides.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "nbk/add/kernels.hpp"
+#include "nbk/gaussian/kernels.hpp"
+#include "nbk/mat_add/kernels.hpp"
+#include "nbk/polar/kernels.hpp"
+#include "map.hpp"
+#include "spaces.hpp"
+
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+constexpr double u32 = std::numeric_limits<float>::epsilon() / 2;
+
+template <class Space>
+class Elementwise : public ::testing::Test {};
+TYPED_TEST_SUITE(Elementwise, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+template <class Space>
+std::vector<float> gaussian_on(const std::vector<float>& x, float mean, float sigma) {
+  return nbk::test::run_map<Space>(
+      [=](const auto& space, const auto& in, const auto& out) { nbk::gaussian::pdf_map(space, in, mean, sigma, out); },
+      x);
+}
+
+TYPED_TEST(Elementwise, GaussianAtExactPointsAndSymmetric) {
+  const auto p = gaussian_on<TypeParam>({0.0f, 1.0f, -1.0f, 2.5f, -2.5f, 3.0f}, 0.0f, 1.0f);
+  const double peak = 1 / std::sqrt(2 * pi);
+  EXPECT_NEAR(p[0], peak, 4 * u32 * peak);
+  EXPECT_NEAR(p[1], peak * std::exp(-0.5), 8 * u32 * peak);
+  EXPECT_EQ(p[1], p[2]);
+  EXPECT_EQ(p[3], p[4]);
+  EXPECT_NEAR(p[5], peak * std::exp(-4.5), 32 * u32 * p[5]);
+  // Another mean and sigma: the density of N(1, 2) at 3 is the standard one at 1, halved.
+  const auto q = gaussian_on<TypeParam>({3.0f}, 1.0f, 2.0f);
+  EXPECT_NEAR(q[0], peak * std::exp(-0.5) / 2, 8 * u32 * q[0]);
+}
+
+TYPED_TEST(Elementwise, GaussianOverAnOddSizeAndEmpty) {
+  std::vector<float> x(1025);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = -3.0f + 6.0f * static_cast<float>(i) / 1024.0f;
+  const auto p = gaussian_on<TypeParam>(x, 0.0f, 1.0f);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double exact = std::exp(-0.5 * double(x[i]) * double(x[i])) / std::sqrt(2 * pi);
+    ASSERT_NEAR(p[i], exact, 32 * u32 * exact) << "x = " << x[i];
+  }
+  EXPECT_TRUE(gaussian_on<TypeParam>({}, 0.0f, 1.0f).empty());
+}
+
+template <class Space>
+std::vector<float> polar_on(const std::vector<float>& rho1, const std::vector<float>& theta1,
+                            const std::vector<float>& rho2, const std::vector<float>& theta2) {
+  return nbk::test::run_map<Space>(
+      [](const auto& space, const auto& r1, const auto& t1, const auto& r2, const auto& t2, const auto& out) {
+        nbk::polar::distance_map(space, r1, t1, r2, t2, out);
+      },
+      rho1, theta1, rho2, theta2);
+}
+
+TYPED_TEST(Elementwise, PolarDistanceAtExactPoints) {
+  const float right = static_cast<float>(pi / 2);
+  const auto d = polar_on<TypeParam>({1, 1, 2, 3, 0.5f}, {0, 0, 0, 1.25f, right}, {1, 0, 2, 3, 0.5f},
+                                     {right, 2.0f, static_cast<float>(pi), 1.25f, -right});
+  EXPECT_NEAR(d[0], std::sqrt(2.0), 4 * u32);  // (1, 0) and (0, 1)
+  EXPECT_NEAR(d[1], 1.0, 4 * u32);             // (1, 0) and the origin
+  EXPECT_NEAR(d[2], 4.0, 16 * u32);            // (2, 0) and (-2, 0)
+  EXPECT_EQ(d[3], 0.0f);                       // one point twice: the same rounding, exactly 0
+  EXPECT_NEAR(d[4], 1.0, 4 * u32);             // (0, 0.5) and (0, -0.5)
+  const auto p = nbk::polar::to_cartesian(2.0f, 0.0f);
+  EXPECT_EQ(p.x, 2.0f);
+  EXPECT_EQ(p.y, 0.0f);
+}
+
+TYPED_TEST(Elementwise, PolarDistanceOverAnOddSize) {
+  const std::size_t n = 1027;
+  std::vector<float> r1(n), t1(n), r2(n), t2(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    r1[i] = static_cast<float>(i % 7) / 7;
+    t1[i] = static_cast<float>(std::fmod(0.37 * double(i), 2 * pi) - pi);
+    r2[i] = static_cast<float>(i % 11) / 11;
+    t2[i] = static_cast<float>(std::fmod(0.53 * double(i), 2 * pi) - pi);
+  }
+  const auto d = polar_on<TypeParam>(r1, t1, r2, t2);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double dx = r1[i] * std::cos(double(t1[i])) - r2[i] * std::cos(double(t2[i]));
+    const double dy = r1[i] * std::sin(double(t1[i])) - r2[i] * std::sin(double(t2[i]));
+    ASSERT_NEAR(d[i], std::hypot(dx, dy), 16 * u32 * (double(r1[i]) + r2[i])) << "element " << i;
+  }
+}
+
+// Sizes below, at and above the document's 30 x 128 = 3,840 threads, and a grid of one
+// thread that strides over everything.
+TYPED_TEST(Elementwise, GridStrideAddCoversEveryElementOnce) {
+  for (const nbk::add::GridShape grid : {nbk::add::GridShape{30, 128}, nbk::add::GridShape{1, 1}}) {
+    for (const std::size_t n : {0, 1, 127, 3839, 3840, 3841, 100003}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", grid " + std::to_string(grid.blocks));
+      std::vector<float> x(n), y(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<float>(i);
+        y[i] = 2 * x[i];
+      }
+      nbk::add::GridShape ran{};
+      const auto out = nbk::test::run_map<TypeParam>(
+          [&](const auto& space, const auto& a, const auto& b, const auto& c) {
+            ran = nbk::add::grid_stride_add(space, a, b, c, grid);
+          },
+          x, y);
+      EXPECT_EQ(ran.blocks, grid.blocks);
+      EXPECT_GE(ran.threads, 1);
+      EXPECT_LE(ran.threads, grid.threads);
+      if (nbk::is_device_space_v<TypeParam>) EXPECT_EQ(ran.threads, grid.threads);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 3.0f * static_cast<float>(i)) << "element " << i;
+    }
+  }
+}
+
+TYPED_TEST(Elementwise, RangeAddInInt64) {
+  const auto out = nbk::test::run_map<TypeParam>(
+      [](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c); },
+      std::vector<std::int64_t>{0, 1, 2, 3}, std::vector<std::int64_t>{0, 2, 4, std::int64_t{1} << 40});
+  EXPECT_EQ(out, (std::vector<std::int64_t>{0, 3, 6, 3 + (std::int64_t{1} << 40)}));
+}
+
+// Every element of C once, for shapes no tile divides, and the empty one.
+TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
+  using Memory = typename TypeParam::memory_space;
+  for (const auto tiles : {nbk::mat_add::guide_tiles, nbk::mat_add::row_tiles, nbk::mat_add::default_tiles}) {
+    for (const auto [rows, columns] : {std::pair{0, 4}, std::pair{1, 1}, std::pair{17, 33}, std::pair{1, 1025},
+                                       std::pair{1025, 1}}) {
+      SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns) + ", tile " + std::to_string(tiles[1]));
+      nbk::mat_add::Matrix<Memory> a("a", rows, columns), b("b", rows, columns), c("c", rows, columns);
+      auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < columns; ++j) {
+          ha(i, j) = static_cast<float>(1000 * i);
+          hb(i, j) = static_cast<float>(j);
+        }
+      Kokkos::deep_copy(a, ha);
+      Kokkos::deep_copy(b, hb);
+      Kokkos::deep_copy(c, std::numeric_limits<float>::quiet_NaN());
+      nbk::mat_add::mat_add(TypeParam(), a, b, c, tiles);
+      auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < columns; ++j) ASSERT_EQ(hc(i, j), static_cast<float>(1000 * i + j)) << i << ", " << j;
+    }
+  }
+}
+
+}  // namespace
