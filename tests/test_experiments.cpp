@@ -71,7 +71,7 @@ TEST(Statements, AreComplete) {
       for (const auto& w : e.variants) twins += w.name == v.name && w.space == v.space;
       EXPECT_EQ(twins, 1) << v.name << " on " << v.space << " is stated twice";
     }
-    if (e.sweep) EXPECT_FALSE(e.sweep->sizes.empty());
+    for (const auto& sweep : e.sweeps) EXPECT_FALSE(sweep.sizes.empty());
   }
 }
 

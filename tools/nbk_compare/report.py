@@ -497,14 +497,21 @@ def experiment_tables(doc, stem, data, out_dir, plots_wanted):
               if r.get("status") not in (None, "verified", "skipped")]
     if failed:
         doc.p("**Not verified:** " + ", ".join(failed) + ".")
-    sweep = data.get("sweep")
-    if isinstance(sweep, dict) and isinstance(sweep.get("points"), list) and sweep["points"]:
-        return sweep_tables(doc, stem, data.get("experiment", stem), sweep, out_dir, plots_wanted)
-    return []
+    # "sweeps": one per host/device variant pair; "sweep": files written before there could be several.
+    sweeps = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
+    sweeps = [s for s in sweeps if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
+    images = []
+    for i, sweep in enumerate(sweeps):
+        name = stem if i == 0 else f"{stem}-{sweep.get('host_variant', i)}"
+        images += sweep_tables(doc, name, data.get("experiment", stem), sweep, out_dir, plots_wanted)
+    return images
 
 
 def sweep_tables(doc, stem, experiment, sweep, out_dir, plots_wanted):
     host, device = sweep.get("host_space") or "host", sweep.get("device_space") or "device"
+    if sweep.get("host_variant"):
+        experiment = f"{experiment} {sweep['host_variant']}"
+        host, device = f"{sweep['host_variant']} on {host}", f"{sweep.get('device_variant')} on {device}"
     def wins(key, how):
         at = sweep.get(key)
         if isinstance(at, dict):

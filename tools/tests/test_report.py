@@ -64,6 +64,15 @@ class Report(unittest.TestCase):
         self.assertIn("| naive |", self.md)
         self.assertIn("summary.checks", self.md)
 
+    def test_one_crossover_per_sweep(self):
+        self.assertIn("**Crossover sweep**, f32 on openmp against f32 on cuda: f32 on openmp is faster at the largest "
+                      "size with data resident", self.md)
+        self.assertIn("**Crossover sweep**, f64 on openmp against f64 on cuda: f64 on cuda is faster from 4096 "
+                      "(4096 elements) with data resident", self.md)
+        if have_matplotlib():
+            self.assertIn("](crossover-sin_exp.png)", self.md)
+            self.assertIn("](crossover-sin_exp-f64.png)", self.md)
+
     def test_crossover_sweep(self):
         self.assertIn("**Crossover sweep**, openmp against cuda: cuda is faster from 16x16x16 (4096 elements) "
                       "with data resident; openmp is faster at the largest size with transfers in every call.",

@@ -87,9 +87,10 @@ std::optional<Size> crossover(const std::vector<SweepPoint>& points, bool with_t
 
 }  // namespace
 
-SweepResult run_sweep(const Experiment& experiment, const Settings& settings, std::int64_t max_elements) {
+SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Settings& settings,
+                      std::int64_t max_elements) {
   SweepResult sweep;
-  const Sweep& plan = *experiment.sweep;
+  sweep.plan = plan;
   sweep.host_space = has_openmp ? "openmp" : "serial";
   const Variant* host = find_variant(experiment, plan.host_variant, sweep.host_space);
   const Variant* device = has_cuda ? find_variant(experiment, plan.device_variant, "cuda") : nullptr;
@@ -98,7 +99,7 @@ SweepResult run_sweep(const Experiment& experiment, const Settings& settings, st
 
   for (const Size& size : plan.sizes) {
     if (max_elements > 0 && size.elements() > max_elements) break;
-    std::cerr << "sweep " << experiment.name << " " << size.text() << " ...\n";
+    std::cerr << "sweep " << experiment.name << " " << plan.host_variant << " " << size.text() << " ...\n";
     const auto problem = experiment.make_problem(size, settings);
     SweepPoint point;
     point.size = size;
@@ -281,11 +282,9 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   print_below_memcpy(out, results, probes);
 }
 
-void print_sweep(std::ostream& out, const Experiment& experiment, const SweepResult& sweep) {
-  const std::string& host_variant = experiment.sweep->host_variant;
-  const std::string& device_variant = experiment.sweep->device_variant;
+void print_sweep(std::ostream& out, const SweepResult& sweep) {
   out << fmt::format("\nCrossover sweep: {} on {} (host) against {} on the device, best of {} calls per point\n",
-                     host_variant, sweep.host_space, device_variant, experiment.sweep->repetitions);
+                     sweep.plan.host_variant, sweep.host_space, sweep.plan.device_variant, sweep.plan.repetitions);
   Table table({"size", "elements", "host", "device resident", "device with transfers", "faster", "check"});
   for (const auto& p : sweep.points) {
     auto t = [](const Result& r, bool transfers) -> std::string {
@@ -361,7 +360,10 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
 }
 
 nlohmann::json to_json(const SweepResult& sweep) {
-  nlohmann::json doc = {{"host_space", sweep.host_space}, {"device_space", sweep.device_space}};
+  nlohmann::json doc = {{"host_variant", sweep.plan.host_variant},
+                        {"device_variant", sweep.plan.device_variant},
+                        {"host_space", sweep.host_space},
+                        {"device_space", sweep.device_space}};
   auto time_or_null = [](const Result& r, bool transfers) -> nlohmann::json {
     if (!r.skipped.empty()) return nullptr;
     return transfers ? r.with_transfers.best : r.steady.best;

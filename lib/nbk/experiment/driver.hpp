@@ -48,6 +48,7 @@ struct SweepPoint {
 };
 
 struct SweepResult {
+  Sweep plan;
   std::string host_space, device_space;  // device_space empty: no device in this build
   std::vector<SweepPoint> points;
   // The smallest size from which the device is faster at every larger size; nullopt when
@@ -56,8 +57,9 @@ struct SweepResult {
   bool verified = true;
 };
 
-// Runs the sweep up to `max_elements` (0: all of its sizes).
-SweepResult run_sweep(const Experiment& experiment, const Settings& settings, std::int64_t max_elements);
+// Runs one of the experiment's sweeps up to `max_elements` (0: all of its sizes).
+SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Settings& settings,
+                      std::int64_t max_elements);
 
 // ---- reports ----
 
@@ -67,7 +69,7 @@ std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all
 
 void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
                    const Probes& probes);
-void print_sweep(std::ostream& out, const Experiment& experiment, const SweepResult& sweep);
+void print_sweep(std::ostream& out, const SweepResult& sweep);
 nlohmann::json to_json(const Result& result, const Probes& probes);
 nlohmann::json to_json(const SweepResult& sweep);
 

@@ -16,7 +16,6 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -123,7 +122,7 @@ struct Experiment {
   std::function<std::uint64_t(const Size&)> problem_bytes;  // host bytes of the Problem
   std::function<std::shared_ptr<const Problem>(const Size&, const Settings&)> make_problem;
   std::vector<Variant> variants;
-  std::optional<Sweep> sweep;
+  std::vector<Sweep> sweeps;  // run in this order after the table (one per precision, say)
   // Prose after the table: what the figures mean, and where the documents go wrong.
   std::function<void(std::ostream&, const Problem&)> explain;
 };

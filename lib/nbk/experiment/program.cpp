@@ -119,12 +119,13 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
   }
   if (e.explain && last_problem) e.explain(std::cout, *last_problem);
 
-  if (e.sweep && !o.no_sweep) {
-    const SweepResult sweep = run_sweep(e, o.settings, o.sweep_max);
-    print_sweep(std::cout, e, sweep);
-    doc["sweep"] = to_json(sweep);
-    ok = ok && sweep.verified;
-  }
+  if (!o.no_sweep)
+    for (const Sweep& plan : e.sweeps) {
+      const SweepResult sweep = run_sweep(e, plan, o.settings, o.sweep_max);
+      print_sweep(std::cout, sweep);
+      doc["sweeps"].push_back(to_json(sweep));
+      ok = ok && sweep.verified;
+    }
 
   if (!o.json_path.empty()) write_json_file(o.json_path, doc);
   if (!ok) std::cerr << "nbk-" << e.name << ": verification FAILED\n";
@@ -158,8 +159,8 @@ int run_program(const Experiment& e, int argc, char* argv[]) {
     add_probe_size_option(app, o.probe_text);
   }
   if (e.seeded) app.add_option("--seed", o.seed_text, "seed of the input data")->capture_default_str();
-  if (e.sweep) {
-    app.add_flag("--no-sweep", o.no_sweep, "skip the crossover sweep");
+  if (!e.sweeps.empty()) {
+    app.add_flag("--no-sweep", o.no_sweep, "skip the crossover sweeps");
     app.add_option("--sweep-to", o.sweep_to_text, "largest sweep size in elements (default: all)");
   }
   app.add_flag("--verbose", o.verbose, "more detail (device-info: Kokkos' verbose configuration)");

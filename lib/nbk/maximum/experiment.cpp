@@ -146,7 +146,7 @@ exp::Experiment maximum() {
   for (int k = 10; k <= 26; ++k) sweep.sizes.push_back(exp::power_of_two_size(k, 3));
   sweep.host_variant = "mdrange-auto";
   sweep.device_variant = "mdrange-auto";
-  e.sweep = sweep;
+  e.sweeps = {sweep};
   e.explain = explain;
   return e;
 }

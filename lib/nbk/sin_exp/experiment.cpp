@@ -2,7 +2,7 @@
 // document's vectorize ufunc: one host thread (its NumPy line), then every space in float32
 // and float64, on a device once with the data resident and once with the transfers in every
 // call (its target='cuda' on host arrays); the speed-up of each over the host loop of the
-// same precision, and the size from which the device wins in float64.
+// same precision, and the size from which the device wins in each.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -190,11 +190,12 @@ exp::Experiment sin_exp() {
     e.variants.push_back(on_space<Space, double>());
   });
 
-  exp::Sweep sweep;
-  for (int k = 10; k <= 24; ++k) sweep.sizes.push_back(Size{std::int64_t{1} << k});
-  sweep.host_variant = "f64";
-  sweep.device_variant = "f64";
-  e.sweep = sweep;
+  for (const char* precision : {"f32", "f64"}) {
+    exp::Sweep sweep;
+    for (int k = 10; k <= 24; ++k) sweep.sizes.push_back(Size{std::int64_t{1} << k});
+    sweep.host_variant = sweep.device_variant = precision;
+    e.sweeps.push_back(sweep);
+  }
   e.explain = explain;
   return e;
 }
