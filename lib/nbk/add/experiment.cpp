@@ -52,18 +52,6 @@ exp::Verdict check(const Problem& p, const T* out) {
 }
 
 template <class T>
-class HostLoop final : public exp::Case {
- public:
-  explicit HostLoop(const Problem& p) : p_(p), out_("nbk::add::out", p.n) {}
-  void run() override { add::host_loop(p_.x<T>().data(), p_.y<T>().data(), out_.data(), p_.n); }
-  exp::Verdict verdict() override { return check(p_, out_.data()); }
-
- private:
-  const Problem& p_;
-  HostArray<T> out_;
-};
-
-template <class T>
 std::string type_name() { return std::is_same_v<T, float> ? "f32" : "i64"; }
 
 enum class Launch { range, grid_stride };
@@ -71,18 +59,14 @@ enum class Launch { range, grid_stride };
 template <class Space, class T>
 exp::Variant on_space(exp::Output output, Launch launch) {
   using Case = exp::MapCase<Space, HostArray<T>, 2>;
-  const bool device = is_device_space_v<Space>;
   const bool fresh = output == exp::Output::fresh_every_call;
-  exp::Variant v{type_name<T>() + (fresh ? "-new" : "") + (launch == Launch::grid_stride ? "-grid-stride" : "")};
-  v.moves = std::string(device ? "resident: none; with transfers: x and y in, out back (pageable memory), every call"
-                               : "none (host memory)") +
-            (fresh ? "; out allocated by every call" : "");
-  v.first_call = device ? "module load" : "";
+  exp::Variant v = exp::map_variant<Space>(
+      type_name<T>() + (fresh ? "-new" : "") + (launch == Launch::grid_stride ? "-grid-stride" : ""), "x and y", "out");
+  if (fresh) v.moves += "; out allocated by every call";
   if (launch == Launch::grid_stride)
     v.document = "add_kernel[30, 128] (no figure)";
   else
     v.document = fresh ? "add_ufunc(x_device, y_device) (no figure)" : "add_ufunc(x_device, y_device, out=out_device) (no figure)";
-  v.timed_with_transfers = device;
   v.footprint = exp::arrays_of<Space, T>(3, 1);  // x, y, out and out's host mirror
   v.traffic = [](const Size& s) { return binary_map_traffic<T>(s.elements()); };
   v.speedup_against = "host-" + type_name<T>();
@@ -106,7 +90,7 @@ exp::Variant on_space(exp::Output output, Launch launch) {
         },
         output);
   });
-  return exp::on<Space>(v);
+  return v;
 }
 
 template <class T>
@@ -116,7 +100,12 @@ exp::Variant host_loop() {
   v.moves = "one host thread, host memory";
   v.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, T>(1);  // out
   v.traffic = [](const Size& s) { return binary_map_traffic<T>(s.elements()); };
-  v.make = exp::case_of<HostLoop<T>, Problem>();
+  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<exp::HostLoopCase<HostArray<T>>>(
+        HostArray<T>("nbk::add::out", p.n),
+        [&p](const HostArray<T>& out) { add::host_loop(p.x<T>().data(), p.y<T>().data(), out.data(), p.n); },
+        [&p](const HostArray<T>& out) { return check(p, out.data()); });
+  });
   return v;
 }
 

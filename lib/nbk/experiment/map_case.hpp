@@ -1,8 +1,11 @@
 #pragma once
-// The Case of an element-wise map from N arrays to one more on one space (the maximum, the
-// ufuncs): the inputs copied from the Problem's host arrays into the space's memory, the
-// output read back into a host mirror and checked there. upload() and download() repeat
-// those copies, which is what the documents' target='cuda' on host arrays pays every call.
+// The Cases of element-wise maps (the maximum, the ufuncs, add, MatAdd).
+//   MapCase: N arrays to one more on one space. The inputs are copied from the Problem's host
+//     arrays into the space's memory, the output is read back into a host mirror and checked
+//     there; upload() and download() repeat those copies, which is what the documents'
+//     target='cuda' on host arrays pays every call.
+//   HostLoopCase: the documents' baseline, plain C++ on one host thread writing one array.
+//   map_variant: the fields every variant of a MapCase states alike.
 #include <Kokkos_Core.hpp>
 
 #include <array>
@@ -81,5 +84,34 @@ class MapCase final : public Case {
   Array out_;
   Result out_host_;
 };
+
+template <class HostArray>
+class HostLoopCase final : public Case {
+ public:
+  using Loop = std::function<void(const HostArray& out)>;
+  using Check = std::function<Verdict(const HostArray& out)>;
+  HostLoopCase(HostArray out, Loop loop, Check check)
+      : out_(std::move(out)), loop_(std::move(loop)), check_(std::move(check)) {}
+  void run() override { loop_(out_); }
+  Verdict verdict() override { return check_(out_); }
+
+ private:
+  HostArray out_;  // allocated and first touched with the case, outside any timing
+  Loop loop_;
+  Check check_;
+};
+
+// A variant `name` of a map run by Space, whose with-transfers calls copy `inputs` in and
+// `output` back: its space, what a call moves, what the first call pays.
+template <class Space>
+Variant map_variant(std::string name, const std::string& inputs, const std::string& output) {
+  Variant v{std::move(name)};
+  const bool device = is_device_space_v<Space>;
+  v.moves = device ? "resident: none; with transfers: " + inputs + " in, " + output + " out (pageable memory), every call"
+                   : "none (host memory)";
+  v.first_call = device ? "module load" : "";
+  v.timed_with_transfers = device;
+  return on<Space>(v);
+}
 
 }  // namespace nbk::exp

@@ -60,27 +60,11 @@ exp::Verdict check(const Problem& p, const float* density) {
   return v;
 }
 
-class HostLoop final : public exp::Case {
- public:
-  explicit HostLoop(const Problem& p) : p_(p), density_("nbk::gaussian::p", p.size()) {}
-  void run() override { gaussian::host_loop(p_.x.data(), mean, sigma, density_.data(), p_.size()); }
-  exp::Verdict verdict() override { return check(p_, density_.data()); }
-
- private:
-  const Problem& p_;
-  HostArray density_;
-};
-
 template <class Space>
 exp::Variant pdf_on() {
   using Case = exp::MapCase<Space, HostArray, 1>;
-  const bool device = is_device_space_v<Space>;
-  exp::Variant v{"pdf"};
-  v.moves = device ? "resident: none; with transfers: x in, p out (pageable memory), every call"
-                   : "none (host memory)";
-  v.first_call = device ? "module load" : "";
+  exp::Variant v = exp::map_variant<Space>("pdf", "x", "p");
   v.document = "vectorize cuda, float32 (no figure)";
-  v.timed_with_transfers = device;
   v.footprint = exp::arrays_of<Space, float>(2, 1);  // x, p and p's host mirror
   v.speedup_against = "host";
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
@@ -91,7 +75,7 @@ exp::Variant pdf_on() {
         },
         [&p](const typename Case::Result& density) { return check(p, density.data()); });
   });
-  return exp::on<Space>(v);
+  return v;
 }
 
 void explain(std::ostream& out, const exp::Problem&) {
@@ -140,7 +124,12 @@ exp::Experiment gaussian() {
   host.space = "host";
   host.moves = "one host thread, std::exp, host memory";
   host.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, float>(1);  // p
-  host.make = exp::case_of<HostLoop, Problem>();
+  host.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<exp::HostLoopCase<HostArray>>(
+        HostArray("nbk::gaussian::p", p.size()),
+        [&p](const HostArray& density) { gaussian::host_loop(p.x.data(), mean, sigma, density.data(), p.size()); },
+        [&p](const HostArray& density) { return check(p, density.data()); });
+  });
   e.variants.push_back(host);
   for_each_enabled_space([&](auto tag) { e.variants.push_back(pdf_on<typename decltype(tag)::type>()); });
   e.explain = explain;

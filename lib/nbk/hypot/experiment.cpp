@@ -62,29 +62,11 @@ exp::Verdict check(const Problem& p, const float* h) {
   return v;
 }
 
-class StdHypot final : public exp::Case {
- public:
-  explicit StdHypot(const Problem& p) : p_(p), h_("nbk::hypot::h", p.size()) {}
-  void run() override {
-    for (std::int64_t i = 0; i < p_.size(); ++i) h_(i) = std::hypot(p_.x(i), p_.y(i));
-  }
-  exp::Verdict verdict() override { return check(p_, h_.data()); }
-
- private:
-  const Problem& p_;
-  HostArray h_;
-};
-
 template <class Space>
 exp::Variant scaled_on() {
   using Case = exp::MapCase<Space, HostArray, 2>;
-  const bool device = is_device_space_v<Space>;
-  exp::Variant v{"scaled"};
-  v.moves = device ? "resident: none; with transfers: x and y in, h out (pageable memory), every call"
-                   : "none (host memory)";
-  v.first_call = device ? "module load" : "";
+  exp::Variant v = exp::map_variant<Space>("scaled", "x and y", "h");
   v.document = "@jit hypot (one scalar call: no figure)";
-  v.timed_with_transfers = device;
   v.footprint = exp::arrays_of<Space, float>(3, 1);  // x, y, h and h's host mirror
   v.speedup_against = "std-hypot";
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
@@ -95,7 +77,7 @@ exp::Variant scaled_on() {
         },
         [&p](const typename Case::Result& h) { return check(p, h.data()); });
   });
-  return exp::on<Space>(v);
+  return v;
 }
 
 void explain(std::ostream& out, const exp::Problem&) {
@@ -153,7 +135,14 @@ exp::Experiment hypot() {
   host.space = "host";
   host.moves = "one host thread, std::hypot(float, float), host memory";
   host.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, float>(1);  // h
-  host.make = exp::case_of<StdHypot, Problem>();
+  host.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<exp::HostLoopCase<HostArray>>(
+        HostArray("nbk::hypot::h", p.size()),
+        [&p](const HostArray& h) {
+          for (std::int64_t i = 0; i < p.size(); ++i) h(i) = std::hypot(p.x(i), p.y(i));
+        },
+        [&p](const HostArray& h) { return check(p, h.data()); });
+  });
   e.variants.push_back(host);
   for_each_enabled_space([&](auto tag) { e.variants.push_back(scaled_on<typename decltype(tag)::type>()); });
   e.explain = explain;

@@ -40,31 +40,12 @@ exp::Verdict check(const Problem& p, const float* c) {
   return exp::mismatch_verdict(wrong);
 }
 
-class HostLoops final : public exp::Case {
- public:
-  explicit HostLoops(const Problem& p) : p_(p), c_("nbk::mat_add::c", p.size[0], p.size[1]) {}
-  void run() override {
-    for (std::int64_t i = 0; i < p_.size[0]; ++i)
-      for (std::int64_t j = 0; j < p_.size[1]; ++j) c_(i, j) = p_.a(i, j) + p_.b(i, j);
-  }
-  exp::Verdict verdict() override { return check(p_, c_.data()); }
-
- private:
-  const Problem& p_;
-  HostMatrix c_;
-};
-
 template <class Space>
 exp::Variant on_space(mat_add::Tiles tiles) {
   using Case = exp::MapCase<Space, HostMatrix, 2>;
-  const bool device = is_device_space_v<Space>;
-  const bool guide = tiles == mat_add::guide_tiles;
-  exp::Variant v{tiles == mat_add::default_tiles ? "mdrange-auto" : fmt::format("mdrange-{}x{}", tiles[0], tiles[1])};
-  v.moves = device ? "resident: none; with transfers: A and B in, C out (pageable memory), every call"
-                   : "none (host memory)";
-  v.first_call = device ? "module load" : "";
-  v.document = guide ? "MatAdd<<<numBlocks, threadsPerBlock(16, 16)>>> (no figure)" : "";
-  v.timed_with_transfers = device;
+  exp::Variant v = exp::map_variant<Space>(
+      tiles == mat_add::default_tiles ? "mdrange-auto" : fmt::format("mdrange-{}x{}", tiles[0], tiles[1]), "A and B", "C");
+  if (tiles == mat_add::guide_tiles) v.document = "MatAdd<<<numBlocks, threadsPerBlock(16, 16)>>> (no figure)";
   v.footprint = exp::arrays_of<Space, float>(3, 1);  // A, B, C and C's host mirror
   v.speedup_against = "loops";
   v.make = exp::maker<Problem>([tiles](const Problem& p, const Size&) {
@@ -75,7 +56,7 @@ exp::Variant on_space(mat_add::Tiles tiles) {
         },
         [&p](const typename Case::Result& c) { return check(p, c.data()); });
   });
-  return exp::on<Space>(v);
+  return v;
 }
 
 void explain(std::ostream& out, const exp::Problem&) {
@@ -122,7 +103,15 @@ exp::Experiment mat_add() {
   loops.space = "host";
   loops.moves = "two nested loops on one host thread, host memory";
   loops.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, float>(1);  // C
-  loops.make = exp::case_of<HostLoops, Problem>();
+  loops.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<exp::HostLoopCase<HostMatrix>>(
+        HostMatrix("nbk::mat_add::c", p.size[0], p.size[1]),
+        [&p](const HostMatrix& c) {
+          for (std::int64_t i = 0; i < p.size[0]; ++i)
+            for (std::int64_t j = 0; j < p.size[1]; ++j) c(i, j) = p.a(i, j) + p.b(i, j);
+        },
+        [&p](const HostMatrix& c) { return check(p, c.data()); });
+  });
   e.variants.push_back(loops);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;

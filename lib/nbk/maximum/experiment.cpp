@@ -44,19 +44,6 @@ std::int64_t wrong_elements(const Problem& p, const float* c) {
   return bad;
 }
 
-class HostLoops final : public exp::Case {
- public:
-  explicit HostLoops(const Problem& p) : p_(p), c_("nbk::maximum::c", p.size[0], p.size[1], p.size[2]) {}
-  void run() override {
-    maximum::host_loops(p_.a.data(), p_.b.data(), c_.data(), p_.size[0], p_.size[1], p_.size[2]);
-  }
-  exp::Verdict verdict() override { return exp::mismatch_verdict(wrong_elements(p_, c_.data())); }
-
- private:
-  const Problem& p_;
-  HostArray c_;
-};
-
 // On a space, with transfers: a and b in and c out on every call, as vectorize(target='cuda').
 template <class Space>
 exp::CaseMaker on_space(maximum::Tiles tiles) {
@@ -73,21 +60,16 @@ exp::CaseMaker on_space(maximum::Tiles tiles) {
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
-  const bool device = is_device_space_v<Space>;
   for (const bool document_tiles : {true, false}) {
-    exp::Variant v{document_tiles ? "mdrange-8x8x8" : "mdrange-auto"};
-    v.moves = device ? "resident: none; with transfers: a and b in, c out (pageable memory), every call"
-                     : "none (host memory)";
-    v.first_call = device ? "module load" : "";
-    if (device)
+    exp::Variant v = exp::map_variant<Space>(document_tiles ? "mdrange-8x8x8" : "mdrange-auto", "a and b", "c");
+    if (v.device)
       v.document = document_tiles ? "cuda.jit maximum_6, (8,8,8) threads, resident: 1.76 ms at 256^3"
                                   : "vectorize target=cuda, with transfers: 1.1 ms / 7.92 ms / 47.5 ms";
     else
       v.document = document_tiles ? "" : "vectorize CPU: 4.97 us / 7.95 ms / 48.1 ms";
-    v.timed_with_transfers = device;
     v.footprint = exp::arrays_of<Space, float>(3, 1);  // a, b, c and c's host mirror
     v.make = on_space<Space>(document_tiles ? maximum::document_tiles : maximum::default_tiles);
-    variants.push_back(exp::on<Space>(v));
+    variants.push_back(v);
   }
 }
 
@@ -138,7 +120,12 @@ exp::Experiment maximum() {
   loops.moves = "three nested loops on one host thread, host memory";
   loops.document = "maximum_1 (Python) 19.6 ms, njit maximum_3 8.86 us at 32^3";
   loops.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, float>(1);  // c
-  loops.make = exp::case_of<HostLoops, Problem>();
+  loops.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<exp::HostLoopCase<HostArray>>(
+        HostArray("nbk::maximum::c", p.size[0], p.size[1], p.size[2]),
+        [&p](const HostArray& c) { maximum::host_loops(p.a.data(), p.b.data(), c.data(), p.size[0], p.size[1], p.size[2]); },
+        [&p](const HostArray& c) { return exp::mismatch_verdict(wrong_elements(p, c.data())); });
+  });
   e.variants.push_back(loops);
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
 

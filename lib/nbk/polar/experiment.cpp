@@ -62,30 +62,11 @@ exp::Verdict check(const Problem& p, const float* d) {
   return v;
 }
 
-class HostLoop final : public exp::Case {
- public:
-  explicit HostLoop(const Problem& p) : p_(p), d_("nbk::polar::d", p.size()) {}
-  void run() override {
-    for (std::int64_t i = 0; i < p_.size(); ++i)
-      d_(i) = polar::distance(p_.rho1(i), p_.theta1(i), p_.rho2(i), p_.theta2(i));
-  }
-  exp::Verdict verdict() override { return check(p_, d_.data()); }
-
- private:
-  const Problem& p_;
-  HostArray d_;
-};
-
 template <class Space>
 exp::Variant distance_on() {
   using Case = exp::MapCase<Space, HostArray, 4>;
-  const bool device = is_device_space_v<Space>;
-  exp::Variant v{"distance"};
-  v.moves = device ? "resident: none; with transfers: four inputs in, d out (pageable memory), every call"
-                   : "none (host memory)";
-  v.first_call = device ? "module load" : "";
+  exp::Variant v = exp::map_variant<Space>("distance", "four inputs", "d");
   v.document = "vectorize cuda with a cuda.jit(device=True) function (never called: no figure)";
-  v.timed_with_transfers = device;
   v.footprint = exp::arrays_of<Space, float>(5, 1);  // four inputs, d and d's host mirror
   v.speedup_against = "host";
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
@@ -96,7 +77,7 @@ exp::Variant distance_on() {
         },
         [&p](const typename Case::Result& d) { return check(p, d.data()); });
   });
-  return exp::on<Space>(v);
+  return v;
 }
 
 void explain(std::ostream& out, const exp::Problem&) {
@@ -153,7 +134,15 @@ exp::Experiment polar() {
   host.space = "host";
   host.moves = "one host thread, the same device function (std::cos, std::sin), host memory";
   host.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, float>(1);  // d
-  host.make = exp::case_of<HostLoop, Problem>();
+  host.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<exp::HostLoopCase<HostArray>>(
+        HostArray("nbk::polar::d", p.size()),
+        [&p](const HostArray& d) {
+          for (std::int64_t i = 0; i < p.size(); ++i)
+            d(i) = polar::distance(p.rho1(i), p.theta1(i), p.rho2(i), p.theta2(i));
+        },
+        [&p](const HostArray& d) { return check(p, d.data()); });
+  });
   e.variants.push_back(host);
   for_each_enabled_space([&](auto tag) { e.variants.push_back(distance_on<typename decltype(tag)::type>()); });
   e.explain = explain;

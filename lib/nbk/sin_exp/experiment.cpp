@@ -71,18 +71,6 @@ exp::Verdict check(const Problem& p, const T* z) {
   return v;
 }
 
-template <class T>
-class HostLoop final : public exp::Case {
- public:
-  explicit HostLoop(const Problem& p) : p_(p), z_("nbk::sin_exp::z", p.n) {}
-  void run() override { sin_exp::host_loop(p_.x<T>().data(), p_.y<T>().data(), z_.data(), p_.n); }
-  exp::Verdict verdict() override { return check(p_, z_.data()); }
-
- private:
-  const Problem& p_;
-  HostArray<T> z_;
-};
-
 // On a space, with transfers: x and y in and z out on every call.
 template <class Space, class T>
 exp::CaseMaker on_space_case() {
@@ -105,19 +93,14 @@ Traffic traffic(const Size& s) { return binary_map_traffic<T>(s.elements()); }
 
 template <class Space, class T>
 exp::Variant on_space() {
-  const bool device = is_device_space_v<Space>;
-  exp::Variant v{precision<T>()};
-  v.moves = device ? "resident: none; with transfers: x and y in, z out (pageable memory), every call"
-                   : "none (host memory)";
-  v.first_call = device ? "module load" : "";
+  exp::Variant v = exp::map_variant<Space>(precision<T>(), "x and y", "z");
   if (std::is_same_v<T, double>)
-    v.document = device ? "vectorize cuda: 6.85 ms with transfers, 1.39 ms device arrays" : "vectorize cpu: 41.7 ms";
-  v.timed_with_transfers = device;
+    v.document = v.device ? "vectorize cuda: 6.85 ms with transfers, 1.39 ms device arrays" : "vectorize cpu: 41.7 ms";
   v.footprint = exp::arrays_of<Space, T>(3, 1);  // x, y, z and z's host mirror
   v.traffic = traffic<T>;
   v.speedup_against = std::string("host-") + precision<T>();
   v.make = on_space_case<Space, T>();
-  return exp::on<Space>(v);
+  return v;
 }
 
 template <class T>
@@ -128,7 +111,12 @@ exp::Variant host_loop() {
   if (std::is_same_v<T, double>) v.document = "np.sin(x) * np.exp(y): 47.1 ms";
   v.footprint = exp::arrays_of<Kokkos::DefaultHostExecutionSpace, T>(1);  // z
   v.traffic = traffic<T>;
-  v.make = exp::case_of<HostLoop<T>, Problem>();
+  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<exp::HostLoopCase<HostArray<T>>>(
+        HostArray<T>("nbk::sin_exp::z", p.n),
+        [&p](const HostArray<T>& z) { sin_exp::host_loop(p.x<T>().data(), p.y<T>().data(), z.data(), p.n); },
+        [&p](const HostArray<T>& z) { return check(p, z.data()); });
+  });
   return v;
 }
 
