@@ -127,6 +127,10 @@ SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Set
 
 namespace {
 
+double elements_per_s(const Size& size, double seconds) {
+  return seconds > 0 ? static_cast<double>(size.elements()) / seconds : 0.0;
+}
+
 std::string rate_text(const Traffic& traffic, double seconds) {
   if (seconds <= 0) return "-";
   if (traffic.total() == 0 && traffic.flops > 0) return fmt::format("{:.1f} GF/s", traffic.gflop_per_s(seconds));
@@ -202,6 +206,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   if (show_size) headers.push_back("size");
   for (const char* h : {"first", "best", "median", "GB/s", "% copy", "% memcpy"}) headers.push_back(h);
   if (any_flops) headers.push_back("GFLOP/s");
+  if (experiment.rate_in_elements) headers.push_back("Gelem/s");
   if (any_speedup) headers.push_back("speed-up");
   if (any_transfers)
     for (const char* h : {"with transfers", "GB/s", "% link"}) headers.push_back(h);
@@ -231,6 +236,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
     row.push_back(over_link ? percent_of(Basis::link, r.traffic, best, probes, space) + " link"
                             : percent_of(Basis::vendor_copy, r.traffic, best, probes, space));
     if (any_flops) row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
+    if (experiment.rate_in_elements) row.push_back(fmt::format("{:.3f}", elements_per_s(r.size, best) * 1e-9));
     if (any_speedup) {
       const auto speedup = speedup_of(r, results);
       row.push_back(speedup ? fmt::format("{:.2f}x", *speedup) : "-");
@@ -258,6 +264,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
       "the Kokkos copy probe of the space that runs it, % memcpy by the copy outside Kokkos (host code: by\n"
       "the serial figures).",
       repetitions, bytes_text(results));
+  if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
   if (any_speedup)
     out << " speed-up: the best time of the variant a row is compared with (the documents' baseline), at\n"
            "the same size, over the row's best time.";
@@ -345,6 +352,7 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
     row["fraction_of_kokkos_copy"] = or_null(fraction_of(Basis::kokkos_copy, r.traffic, r.steady.best, probes, space));
     row["fraction_of_memcpy"] = or_null(fraction_of(Basis::vendor_copy, r.traffic, r.steady.best, probes, space));
   }
+  row["elements_per_s"] = elements_per_s(r.size, r.steady.best);
   if (r.traffic.flops) {
     row["flops_per_call"] = r.traffic.flops;
     row["gflop_per_s"] = r.traffic.gflop_per_s(r.steady.best);

@@ -117,6 +117,9 @@ struct Experiment {
   std::vector<Size> bench_sizes;  // what the benchmarks run (empty: `sizes`)
   int repetitions = 5;            // timed calls after the first, unless --repetitions says otherwise
   bool seeded = false;            // takes --seed
+  // Special-function kernels (exp, sin, sqrt per element): their cost is arithmetic as much as
+  // bytes, so the table adds elements per second (Gelem/s) beside GB/s.
+  bool rate_in_elements = false;
   bool needs_device = true;       // false: runs (without Kokkos) where a CUDA build finds no GPU
   std::function<Traffic(const Size&)> traffic;             // minimum bytes (and flops) of one call
   std::function<std::uint64_t(const Size&)> problem_bytes;  // host bytes of the Problem

@@ -97,6 +97,7 @@ exp::Experiment gaussian() {
   e.title = "the normal density at float32 x = U(-3, 3) as a ufunc: one host thread and every space, resident and "
             "with transfers, against the density in double";
   e.document = "seed 003";
+  e.rate_in_elements = true;
   e.sizes = {Size{1000000}};
   e.size_help = "The document's 10^6.";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{1025}};

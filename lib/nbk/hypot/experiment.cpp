@@ -99,6 +99,7 @@ exp::Experiment hypot() {
   e.title = "hypot(x, y) in its scaled form as a device function over float32 pairs from 2^-100 to 2^100, on every "
             "space, resident and with transfers, against std::hypot";
   e.document = "seed 003";
+  e.rate_in_elements = true;
   e.sizes = {Size{1000000}};
   e.size_help = "Ours: 10^6 pairs (the document times one call on (3, 4)).";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{1025}};

@@ -98,6 +98,7 @@ exp::Experiment polar() {
   e.title = "the distance of two points in polar coordinates through a device function, over four float32 arrays: "
             "one host thread and every space, resident and with transfers, against double";
   e.document = "seed 003";
+  e.rate_in_elements = true;
   e.sizes = {Size{1000000}};
   e.size_help = "Ours: 10^6 pairs of points (the document never calls the ufunc).";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{1025}};

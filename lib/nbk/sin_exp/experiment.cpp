@@ -142,6 +142,7 @@ exp::Experiment sin_exp() {
   e.title = "z = sin(x) * exp(y) in float32 and float64: a host loop, every space, resident and with transfers, "
             "the speed-up over the host loop and the size from which the device wins";
   e.document = "seed 004";
+  e.rate_in_elements = true;
   e.sizes = {Size{1000000}};
   e.size_help = "The document's 10^6.";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{3}, Size{1000}, Size{1025}};
