@@ -51,3 +51,16 @@ nbk_app_test(add.small_run 0 nbk-add --size 4 --size 3841 --probe-size 4096 --re
              --json ${CMAKE_CURRENT_BINARY_DIR}/add_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/add_small.json)
 nbk_app_test(mat_add.small_run 0 nbk-mat-add --size 17x33 --size 64 --probe-size 4096 --repetitions 2
              --json ${CMAKE_CURRENT_BINARY_DIR}/mat_add_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/mat_add_small.json)
+
+# Seed 003's counter and histogram.
+foreach(program IN ITEMS counter histogram)
+  foreach(bad IN ITEMS 0 -5 abc 2^70 "")
+    string(MAKE_C_IDENTIFIER "size_${bad}" id)
+    nbk_app_test(${program}.bad_${id} 2 nbk-${program} --size "${bad}")
+  endforeach()
+  nbk_app_test(${program}.unknown_variant 2 nbk-${program} --variant racy-ish)
+endforeach()
+nbk_app_test(counter.small_run 0 nbk-counter --size 1 --size 100003 --probe-size 4096 --repetitions 3
+             --json ${CMAKE_CURRENT_BINARY_DIR}/counter_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/counter_small.json)
+nbk_app_test(histogram.small_run 0 nbk-histogram --size 1 --size 65537 --probe-size 4096 --repetitions 2 --seed 5
+             --json ${CMAKE_CURRENT_BINARY_DIR}/histogram_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/histogram_small.json)

@@ -39,7 +39,7 @@ void print_probe_table(std::ostream& out, const Probes& probes) {
 std::optional<double> fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
                                   const std::string& space) {
   const auto probe = probes.find(space);
-  if (probe == probes.end() || seconds <= 0) return std::nullopt;
+  if (probe == probes.end() || seconds <= 0 || traffic.total() == 0) return std::nullopt;  // no bytes: no fraction
   const ProbeResult& p = probe->second;
   switch (basis) {
     case Basis::kokkos_copy:

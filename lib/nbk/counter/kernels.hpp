@@ -1,0 +1,46 @@
+#pragma once
+// Seed 003's atomics lesson: many threads add one to the same counter. Without an atomic,
+// each thread's read, add and write can interleave with another's, and updates are lost.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include "nbk/core/policy.hpp"
+
+namespace nbk::counter {
+
+using Count = long long;  // Kokkos' atomics cover it on every backend
+
+template <class Memory>
+using Counter = Kokkos::View<Count, Memory>;
+
+template <class ExecSpace, class C>
+constexpr void check_arguments() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(C::rank == 0, "the counter is a rank-0 View");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
+                "the counter's memory is not accessible from this execution space");
+}
+
+// The document's broken kernel: a plain read-modify-write per index. Through a volatile
+// pointer, so that a host compiler keeps one load and one store per increment (as every GPU
+// thread does) instead of folding a thread's whole chunk into a single add.
+template <class ExecSpace, class C>
+void racy_increments(const ExecSpace& exec, const C& counter, Index increments) {
+  check_arguments<ExecSpace, C>();
+  Kokkos::parallel_for(
+      "nbk::counter::racy", range(exec, 0, increments), KOKKOS_LAMBDA(Index) {
+        volatile Count* value = counter.data();
+        *value = *value + 1;
+      });
+}
+
+template <class ExecSpace, class C>
+void atomic_increments(const ExecSpace& exec, const C& counter, Index increments) {
+  check_arguments<ExecSpace, C>();
+  Kokkos::parallel_for(
+      "nbk::counter::atomic", range(exec, 0, increments),
+      KOKKOS_LAMBDA(Index) { Kokkos::atomic_increment(counter.data()); });
+}
+
+}  // namespace nbk::counter

@@ -1,0 +1,121 @@
+#pragma once
+// Seed 003's histogram: counts of float samples in equal bins over [xmin, xmax), samples
+// outside dropped; three ways for many threads to share the counts: atomics on the one
+// histogram, a ScatterView (a private copy per thread on a CPU, atomics on a GPU), and a
+// private histogram per team in scratch memory merged into the one at the end.
+#include <Kokkos_Core.hpp>
+#include <Kokkos_ScatterView.hpp>
+
+#include <cstdint>
+
+#include "nbk/core/policy.hpp"
+
+namespace nbk::histogram {
+
+using Count = long long;  // Kokkos' atomics cover it on every backend
+
+struct Bins {
+  float xmin = -4, xmax = 4;
+  int count = 100;
+  // count / (xmax - xmin), in float as the kernels compute it.
+  KOKKOS_INLINE_FUNCTION float per_unit() const { return static_cast<float>(count) / (xmax - xmin); }
+};
+
+// The bin of x, or -1 when x is outside [xmin, xmax) or NaN. The range is checked on x
+// itself; the scaled offset is clamped, because for x just below xmax it can round up to
+// `count`.
+KOKKOS_INLINE_FUNCTION int bin_of(float x, const Bins& bins) {
+  if (!(x >= bins.xmin && x < bins.xmax)) return -1;
+  const int bin = static_cast<int>((x - bins.xmin) * bins.per_unit());
+  return bin < bins.count ? bin : bins.count - 1;
+}
+
+// The document's formula, (x + xmin) / bin_width: it adds xmin where it must subtract it, so
+// a sample's offset is 2 |xmin| / width bins too low. With xmin = -4 and 100 bins that is
+// below the histogram, where its range check drops it, except for the top bin's samples,
+// whose small negative offset truncates to 0: everything lands in bin 0 or nowhere.
+KOKKOS_INLINE_FUNCTION int document_bin_of(float x, const Bins& bins) {
+  const float width = (bins.xmax - bins.xmin) / static_cast<float>(bins.count);
+  const int bin = static_cast<int>((x + bins.xmin) / width);
+  return bin >= 0 && bin < bins.count ? bin : -1;
+}
+
+template <class ExecSpace, class X, class H>
+constexpr void check_arguments() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(X::rank == 1 && H::rank == 1, "samples and histogram are 1-D Views");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename H::memory_space>::accessible,
+                "the views' memory is not accessible from this execution space");
+}
+
+template <class ExecSpace, class X, class H>
+void atomic_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+  check_arguments<ExecSpace, X, H>();
+  Kokkos::deep_copy(exec, histogram, Count(0));
+  Kokkos::parallel_for(
+      "nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))), KOKKOS_LAMBDA(Index i) {
+        const int bin = bin_of(x(i), bins);
+        if (bin >= 0) Kokkos::atomic_increment(&histogram(bin));
+      });
+}
+
+template <class ExecSpace>
+using Scatter = Kokkos::Experimental::ScatterView<Count*, Kokkos::LayoutRight, ExecSpace>;
+
+// `scatter` wraps `histogram` (made once: on a CPU it holds a copy per thread).
+template <class ExecSpace, class X, class H>
+void scatter_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram,
+                       Scatter<ExecSpace>& scatter) {
+  check_arguments<ExecSpace, X, H>();
+  Kokkos::deep_copy(exec, histogram, Count(0));
+  scatter.reset_except(exec, histogram);
+  Kokkos::parallel_for(
+      "nbk::histogram::scatter", range(exec, 0, static_cast<Index>(x.extent(0))), KOKKOS_LAMBDA(Index i) {
+        const int bin = bin_of(x(i), bins);
+        if (bin >= 0) scatter.access()(bin) += 1;
+      });
+  scatter.contribute_into(exec, histogram);
+}
+
+// Samples per team: enough teams to fill a GPU at the documents' sizes, few enough that the
+// merge (bins atomics per team) stays small next to the samples.
+inline constexpr Index samples_per_team = Index{1} << 16;
+
+template <class ExecSpace, class X, class H>
+void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+  check_arguments<ExecSpace, X, H>();
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  const auto n = static_cast<Index>(x.extent(0));
+  const int teams = static_cast<int>((n + samples_per_team - 1) / samples_per_team);
+  Kokkos::deep_copy(exec, histogram, Count(0));
+  if (teams == 0) return;
+  const Policy policy =
+      Policy(exec, teams, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(bins.count)));
+  Kokkos::parallel_for(
+      "nbk::histogram::team", policy, KOKKOS_LAMBDA(const Member& team) {
+        const Local local(team.team_scratch(0), bins.count);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) { local(b) = 0; });
+        team.team_barrier();
+        const Index first = team.league_rank() * samples_per_team;
+        const Index last = first + samples_per_team < n ? first + samples_per_team : n;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
+          const int bin = bin_of(x(i), bins);
+          if (bin >= 0) Kokkos::atomic_increment(&local(bin));
+        });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
+          if (local(b) != 0) Kokkos::atomic_add(&histogram(b), Count(local(b)));
+        });
+      });
+}
+
+// One host thread, the reference every variant must match exactly.
+inline void host_histogram(const float* x, std::int64_t n, const Bins& bins, Count* histogram) {
+  for (int b = 0; b < bins.count; ++b) histogram[b] = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (const int bin = bin_of(x[i], bins); bin >= 0) ++histogram[bin];
+}
+
+}  // namespace nbk::histogram
