@@ -70,7 +70,7 @@ template <class Space>
 std::vector<Count> histogram_on(int sharing, const std::vector<float>& samples, const Bins& bins) {
   using Memory = typename Space::memory_space;
   const auto x = nbk::test::to_space<Space>(samples);
-  Kokkos::View<Count*, Memory> counts("counts", bins.count);
+  nbk::histogram::Histogram<Memory> counts("counts", bins.count);
   Kokkos::deep_copy(counts, Count(12345));  // every kernel must start from zero itself
   if (sharing == 0) nbk::histogram::atomic_histogram(Space(), x, bins, counts);
   if (sharing == 1) {

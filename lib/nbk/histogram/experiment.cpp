@@ -96,8 +96,8 @@ class HistogramCase final : public exp::Case {
   Space exec_;
   Samples x_host_;
   Kokkos::View<float*, Memory> x_;
-  Kokkos::View<Count*, Memory> histogram_;
-  typename Kokkos::View<Count*, Memory>::HostMirror histogram_host_;
+  histogram::Histogram<Memory> histogram_;
+  typename histogram::Histogram<Memory>::HostMirror histogram_host_;
   std::unique_ptr<histogram::Scatter<Space>> scatter_;
 };
 

@@ -59,6 +59,11 @@ void atomic_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const
       });
 }
 
+// The counts, LayoutRight on every space: a ScatterView requires the layout of the View it
+// contributes into, and CUDA's default would be LayoutLeft.
+template <class Memory>
+using Histogram = Kokkos::View<Count*, Kokkos::LayoutRight, Memory>;
+
 template <class ExecSpace>
 using Scatter = Kokkos::Experimental::ScatterView<Count*, Kokkos::LayoutRight, ExecSpace>;
 
