@@ -12,16 +12,9 @@
 namespace nbk::add {
 
 template <class ExecSpace, class X, class Out>
-constexpr void check_arguments() {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(X::rank == 1 && Out::rank == 1, "add works on 1-D Views");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Out::memory_space>::accessible,
-                "the views' memory is not accessible from this execution space");
-}
-
-template <class ExecSpace, class X, class Out>
 void range_add(const ExecSpace& exec, const X& x, const X& y, const Out& out) {
-  check_arguments<ExecSpace, X, Out>();
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, Out>();
   Kokkos::parallel_for(
       "nbk::add", range(exec, 0, static_cast<Index>(out.extent(0))),
       KOKKOS_LAMBDA(Index i) { out(i) = x(i) + y(i); });
@@ -39,7 +32,8 @@ struct GridShape {
 // threads touch neighbouring elements (coalesced on a GPU). Returns the shape it ran.
 template <class ExecSpace, class X, class Out>
 GridShape grid_stride_add(const ExecSpace& exec, const X& x, const X& y, const Out& out, GridShape asked) {
-  check_arguments<ExecSpace, X, Out>();
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, Out>();
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<Index>>;
   using Member = typename Policy::member_type;
   const auto n = static_cast<Index>(out.extent(0));

@@ -158,7 +158,7 @@ void print_below_memcpy(std::ostream& out, const std::vector<Result>& results, c
   bool header = false;
   for (const auto& r : results) {
     const Variant& v = *r.variant;
-    if (!v.device || v.call_crosses_link || !r.skipped.empty() || r.traffic.total() == 0) continue;
+    if (!v.device || v.call_crosses_link || !r.skipped.empty()) continue;
     const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
     const auto fraction = fraction_of(Basis::vendor_copy, r.traffic, best, probes, reference_space(v));
     if (!fraction || *fraction >= 0.9) continue;

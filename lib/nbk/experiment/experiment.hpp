@@ -10,8 +10,11 @@
 // benchmarks/registrar.cpp its Google Benchmark families and tests/test_experiments.cpp its
 // verification tests on every enabled space. The list of experiments is experiments.txt.
 #include <Kokkos_Core.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -170,6 +173,28 @@ std::function<Footprint(const Size&)> arrays_of(int in_space, int on_host = 0) {
     return is_device_space_v<Space> ? Footprint{on_host * array, in_space * array}
                                     : Footprint{(in_space + on_host) * array, 0};
   };
+}
+
+// The verdict of a check to `tolerance_in_u` unit roundoffs `u` of each reference (plus an
+// absolute `floor`): |got(i) - reference(i)| <= tolerance_in_u * u * |reference(i)| + floor for
+// i < n, with the largest relative error as a cell and in the JSON.
+template <class Got, class Reference>
+Verdict relative_error_verdict(std::int64_t n, Got got, Reference reference, double tolerance_in_u, double u,
+                               double floor = 0) {
+  std::int64_t wrong = 0;
+  double worst = 0;  // largest |got - reference| / |reference| where reference != 0
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double ref = reference(i);
+    const double error = std::abs(static_cast<double>(got(i)) - ref);
+    if (!(error <= tolerance_in_u * u * std::abs(ref) + floor)) ++wrong;
+    if (ref != 0) worst = std::max(worst, error / std::abs(ref));
+  }
+  Verdict v;
+  v.ok = wrong == 0;
+  v.summary = v.ok ? "ok" : fmt::format("FAILED ({} beyond {:g} u)", wrong, tolerance_in_u);
+  v.cells = {{"max rel. error", fmt::format("{:.1e}", worst)}};
+  v.details = {{"mismatches", wrong}, {"max_relative_error", worst}, {"tolerance_in_u", tolerance_in_u}};
+  return v;
 }
 
 // The verdict of an exact check: "ok", or how many elements were wrong.

@@ -43,38 +43,24 @@ struct Problem final : exp::Problem {
 };
 
 exp::Verdict check(const Problem& p, const float* density) {
-  const double u = std::numeric_limits<float>::epsilon() / 2;
-  std::int64_t wrong = 0;
-  double worst = 0;
-  for (std::int64_t i = 0; i < p.size(); ++i) {
-    const double ref = p.reference[static_cast<std::size_t>(i)];
-    const double error = std::abs(static_cast<double>(density[i]) - ref);
-    if (!(error <= tolerance_in_u * u * ref)) ++wrong;
-    worst = std::max(worst, error / ref);
-  }
-  exp::Verdict v = exp::mismatch_verdict(wrong);
-  if (!v.ok) v.summary = fmt::format("FAILED ({} beyond {:g} u)", wrong, tolerance_in_u);
-  v.cells = {{"max rel. error", fmt::format("{:.1e}", worst)}};
-  v.details["max_relative_error"] = worst;
-  v.details["tolerance_in_u"] = tolerance_in_u;
-  return v;
+  return exp::relative_error_verdict(
+      p.size(), [density](std::int64_t i) { return density[i]; },
+      [&p](std::int64_t i) { return p.reference[static_cast<std::size_t>(i)]; }, tolerance_in_u,
+      std::numeric_limits<float>::epsilon() / 2);
 }
 
 template <class Space>
 exp::Variant pdf_on() {
-  using Case = exp::MapCase<Space, HostArray, 1>;
   exp::Variant v = exp::map_variant<Space>("pdf", "x", "p");
   v.document = "vectorize cuda, float32 (no figure)";
   v.footprint = exp::arrays_of<Space, float>(2, 1);  // x, p and p's host mirror
   v.speedup_against = "host";
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    return std::make_unique<Case>(
-        "nbk::gaussian", std::array{p.x},
-        [](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& density) {
-          gaussian::pdf_map(exec, in[0], mean, sigma, density);
-        },
-        [&p](const typename Case::Result& density) { return check(p, density.data()); });
-  });
+  v.make = exp::map_case_of<Space, Problem>(
+      "nbk::gaussian", [](const Problem& p) { return std::array{p.x}; },
+      [](const Space& exec, const auto& in, const auto& density) {
+        gaussian::pdf_map(exec, in[0], mean, sigma, density);
+      },
+      check);
   return v;
 }
 

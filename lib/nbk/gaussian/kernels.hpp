@@ -27,10 +27,8 @@ KOKKOS_INLINE_FUNCTION T pdf(T x, T mean, T sigma) {
 template <class ExecSpace, class X, class P>
 void pdf_map(const ExecSpace& exec, const X& x, typename P::value_type mean, typename P::value_type sigma,
              const P& p) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(X::rank == 1 && P::rank == 1, "the gaussian works on 1-D Views");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename P::memory_space>::accessible,
-                "the views' memory is not accessible from this execution space");
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, P>();
   Kokkos::parallel_for(
       "nbk::gaussian", range(exec, 0, static_cast<Index>(p.extent(0))),
       KOKKOS_LAMBDA(Index i) { p(i) = pdf(x(i), mean, sigma); });

@@ -4,6 +4,7 @@
 // one host thread; the bin counts show what contention on few bins costs.
 #include <fmt/format.h>
 
+#include <map>
 #include <memory>
 #include <ostream>
 #include <vector>
@@ -29,13 +30,9 @@ inline constexpr int bin_counts[] = {1, 16, 100, 4096};
 struct Problem final : exp::Problem {
   std::uint64_t seed = 0;
   Samples x;
-  std::vector<std::vector<Count>> references;  // one per bin_counts entry, by one host thread
+  std::map<int, std::vector<Count>> references;  // by bin count, by one host thread
   std::int64_t size() const { return static_cast<std::int64_t>(x.extent(0)); }
-  const std::vector<Count>& reference(int bins) const {
-    for (std::size_t k = 0; k < std::size(bin_counts); ++k)
-      if (bin_counts[k] == bins) return references[k];
-    throw std::logic_error("histogram: no reference for " + std::to_string(bins) + " bins");
-  }
+  const std::vector<Count>& reference(int bins) const { return references.at(bins); }
   void describe(std::ostream& out) const override {
     const auto& hundred = reference(100);
     Count inside = 0;
@@ -176,7 +173,7 @@ exp::Experiment histogram() {
     for (const int bins : bin_counts) {
       std::vector<Count> reference(static_cast<std::size_t>(bins));
       histogram::host_histogram(p->x.data(), p->size(), Bins{-4, 4, bins}, reference.data());
-      p->references.push_back(std::move(reference));
+      p->references[bins] = std::move(reference);
     }
     return p;
   };

@@ -41,16 +41,9 @@ KOKKOS_INLINE_FUNCTION int document_bin_of(float x, const Bins& bins) {
 }
 
 template <class ExecSpace, class X, class H>
-constexpr void check_arguments() {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(X::rank == 1 && H::rank == 1, "samples and histogram are 1-D Views");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename H::memory_space>::accessible,
-                "the views' memory is not accessible from this execution space");
-}
-
-template <class ExecSpace, class X, class H>
 void atomic_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
-  check_arguments<ExecSpace, X, H>();
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   Kokkos::parallel_for(
       "nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))), KOKKOS_LAMBDA(Index i) {
@@ -71,7 +64,8 @@ using Scatter = Kokkos::Experimental::ScatterView<Count*, Kokkos::LayoutRight, E
 template <class ExecSpace, class X, class H>
 void scatter_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram,
                        Scatter<ExecSpace>& scatter) {
-  check_arguments<ExecSpace, X, H>();
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   scatter.reset_except(exec, histogram);
   Kokkos::parallel_for(
@@ -88,7 +82,8 @@ inline constexpr Index samples_per_team = Index{1} << 16;
 
 template <class ExecSpace, class X, class H>
 void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
-  check_arguments<ExecSpace, X, H>();
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, H>();
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;

@@ -46,37 +46,21 @@ struct Problem final : exp::Problem {
 };
 
 exp::Verdict check(const Problem& p, const float* h) {
-  const double u = std::numeric_limits<float>::epsilon() / 2;
-  std::int64_t wrong = 0;
-  double worst = 0;
-  for (std::int64_t i = 0; i < p.size(); ++i) {
-    const double ref = p.reference[static_cast<std::size_t>(i)];
-    const double error = std::abs(static_cast<double>(h[i]) - ref);
-    if (!(error <= tolerance_in_u * u * ref)) ++wrong;
-    if (ref > 0) worst = std::max(worst, error / ref);
-  }
-  exp::Verdict v = exp::mismatch_verdict(wrong);
-  if (!v.ok) v.summary = fmt::format("FAILED ({} beyond {:g} u)", wrong, tolerance_in_u);
-  v.cells = {{"max rel. error", fmt::format("{:.1e}", worst)}};
-  v.details["max_relative_error"] = worst;
-  return v;
+  return exp::relative_error_verdict(
+      p.size(), [h](std::int64_t i) { return h[i]; },
+      [&p](std::int64_t i) { return p.reference[static_cast<std::size_t>(i)]; }, tolerance_in_u,
+      std::numeric_limits<float>::epsilon() / 2);
 }
 
 template <class Space>
 exp::Variant scaled_on() {
-  using Case = exp::MapCase<Space, HostArray, 2>;
   exp::Variant v = exp::map_variant<Space>("scaled", "x and y", "h");
   v.document = "@jit hypot (one scalar call: no figure)";
   v.footprint = exp::arrays_of<Space, float>(3, 1);  // x, y, h and h's host mirror
   v.speedup_against = "std-hypot";
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    return std::make_unique<Case>(
-        "nbk::hypot", std::array{p.x, p.y},
-        [](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& h) {
-          hypot::scaled_map(exec, in[0], in[1], h);
-        },
-        [&p](const typename Case::Result& h) { return check(p, h.data()); });
-  });
+  v.make = exp::map_case_of<Space, Problem>(
+      "nbk::hypot", [](const Problem& p) { return std::array{p.x, p.y}; },
+      [](const Space& exec, const auto& in, const auto& h) { hypot::scaled_map(exec, in[0], in[1], h); }, check);
   return v;
 }
 

@@ -40,10 +40,8 @@ KOKKOS_INLINE_FUNCTION T naive(T x, T y) {
 
 template <class ExecSpace, class In, class Out>
 void scaled_map(const ExecSpace& exec, const In& x, const In& y, const Out& h) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(In::rank == 1 && Out::rank == 1, "hypot works on 1-D Views");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Out::memory_space>::accessible,
-                "the views' memory is not accessible from this execution space");
+  check_1d_arguments<ExecSpace, In>();
+  check_1d_arguments<ExecSpace, Out>();
   Kokkos::parallel_for(
       "nbk::hypot", range(exec, 0, static_cast<Index>(h.extent(0))),
       KOKKOS_LAMBDA(Index i) { h(i) = scaled(x(i), y(i)); });

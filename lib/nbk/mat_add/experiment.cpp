@@ -42,20 +42,15 @@ exp::Verdict check(const Problem& p, const float* c) {
 
 template <class Space>
 exp::Variant on_space(mat_add::Tiles tiles) {
-  using Case = exp::MapCase<Space, HostMatrix, 2>;
   exp::Variant v = exp::map_variant<Space>(
       tiles == mat_add::default_tiles ? "mdrange-auto" : fmt::format("mdrange-{}x{}", tiles[0], tiles[1]), "A and B", "C");
   if (tiles == mat_add::guide_tiles) v.document = "MatAdd<<<numBlocks, threadsPerBlock(16, 16)>>> (no figure)";
   v.footprint = exp::arrays_of<Space, float>(3, 1);  // A, B, C and C's host mirror
   v.speedup_against = "loops";
-  v.make = exp::maker<Problem>([tiles](const Problem& p, const Size&) {
-    return std::make_unique<Case>(
-        "nbk::mat_add", std::array{p.a, p.b},
-        [tiles](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& c) {
-          mat_add::mat_add(exec, in[0], in[1], c, tiles);
-        },
-        [&p](const typename Case::Result& c) { return check(p, c.data()); });
-  });
+  v.make = exp::map_case_of<Space, Problem>(
+      "nbk::mat_add", [](const Problem& p) { return std::array{p.a, p.b}; },
+      [tiles](const Space& exec, const auto& in, const auto& c) { mat_add::mat_add(exec, in[0], in[1], c, tiles); },
+      check);
   return v;
 }
 

@@ -47,15 +47,10 @@ std::int64_t wrong_elements(const Problem& p, const float* c) {
 // On a space, with transfers: a and b in and c out on every call, as vectorize(target='cuda').
 template <class Space>
 exp::CaseMaker on_space(maximum::Tiles tiles) {
-  using Case = exp::MapCase<Space, HostArray, 2>;
-  return exp::maker<Problem>([tiles](const Problem& p, const Size&) {
-    return std::make_unique<Case>(
-        "nbk::maximum", std::array{p.a, p.b},
-        [tiles](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& c) {
-          maximum::elementwise_max(exec, in[0], in[1], c, tiles);
-        },
-        [&p](const typename Case::Result& c) { return exp::mismatch_verdict(wrong_elements(p, c.data())); });
-  });
+  return exp::map_case_of<Space, Problem>(
+      "nbk::maximum", [](const Problem& p) { return std::array{p.a, p.b}; },
+      [tiles](const Space& exec, const auto& in, const auto& c) { maximum::elementwise_max(exec, in[0], in[1], c, tiles); },
+      [](const Problem& p, const float* c) { return exp::mismatch_verdict(wrong_elements(p, c)); });
 }
 
 template <class Space>

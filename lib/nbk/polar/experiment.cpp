@@ -64,19 +64,14 @@ exp::Verdict check(const Problem& p, const float* d) {
 
 template <class Space>
 exp::Variant distance_on() {
-  using Case = exp::MapCase<Space, HostArray, 4>;
   exp::Variant v = exp::map_variant<Space>("distance", "four inputs", "d");
   v.document = "vectorize cuda with a cuda.jit(device=True) function (never called: no figure)";
   v.footprint = exp::arrays_of<Space, float>(5, 1);  // four inputs, d and d's host mirror
   v.speedup_against = "host";
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    return std::make_unique<Case>(
-        "nbk::polar", std::array{p.rho1, p.theta1, p.rho2, p.theta2},
-        [](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& d) {
-          polar::distance_map(exec, in[0], in[1], in[2], in[3], d);
-        },
-        [&p](const typename Case::Result& d) { return check(p, d.data()); });
-  });
+  v.make = exp::map_case_of<Space, Problem>(
+      "nbk::polar", [](const Problem& p) { return std::array{p.rho1, p.theta1, p.rho2, p.theta2}; },
+      [](const Space& exec, const auto& in, const auto& d) { polar::distance_map(exec, in[0], in[1], in[2], in[3], d); },
+      check);
   return v;
 }
 

@@ -31,10 +31,8 @@ KOKKOS_INLINE_FUNCTION T distance(T rho1, T theta1, T rho2, T theta2) {
 template <class ExecSpace, class In, class Out>
 void distance_map(const ExecSpace& exec, const In& rho1, const In& theta1, const In& rho2, const In& theta2,
                   const Out& d) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(In::rank == 1 && Out::rank == 1, "the polar distance works on 1-D Views");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Out::memory_space>::accessible,
-                "the views' memory is not accessible from this execution space");
+  check_1d_arguments<ExecSpace, In>();
+  check_1d_arguments<ExecSpace, Out>();
   Kokkos::parallel_for(
       "nbk::polar", range(exec, 0, static_cast<Index>(d.extent(0))),
       KOKKOS_LAMBDA(Index i) { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); });

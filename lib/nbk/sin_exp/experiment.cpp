@@ -54,36 +54,12 @@ struct Problem final : exp::Problem {
 
 template <class T>
 exp::Verdict check(const Problem& p, const T* z) {
-  const double u = std::numeric_limits<T>::epsilon() / 2;
   const auto& ref = p.reference<T>();
-  std::int64_t wrong = 0;
-  double worst = 0;  // largest |z - ref| / |ref| where ref != 0
-  for (std::int64_t i = 0; i < p.n; ++i) {
-    const double error = std::abs(static_cast<double>(z[i]) - ref(i));
-    if (!(error <= tolerance_in_u * u * std::abs(ref(i)) + std::numeric_limits<T>::min())) ++wrong;
-    if (ref(i) != 0) worst = std::max(worst, error / std::abs(ref(i)));
-  }
-  exp::Verdict v = exp::mismatch_verdict(wrong);
-  if (!v.ok) v.summary = fmt::format("FAILED ({} beyond {:g} u)", wrong, tolerance_in_u);
-  v.cells = {{"max rel. error", fmt::format("{:.1e}", worst)}};
-  v.details["max_relative_error"] = worst;
-  v.details["tolerance_in_u"] = tolerance_in_u;
-  return v;
+  return exp::relative_error_verdict(
+      p.n, [z](std::int64_t i) { return z[i]; }, [&ref](std::int64_t i) { return ref(i); }, tolerance_in_u,
+      std::numeric_limits<T>::epsilon() / 2, std::numeric_limits<T>::min());
 }
 
-// On a space, with transfers: x and y in and z out on every call.
-template <class Space, class T>
-exp::CaseMaker on_space_case() {
-  using Case = exp::MapCase<Space, HostArray<T>, 2>;
-  return exp::maker<Problem>([](const Problem& p, const Size&) {
-    return std::make_unique<Case>(
-        "nbk::sin_exp", std::array{p.x<T>(), p.y<T>()},
-        [](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& z) {
-          sin_exp::sin_exp(exec, in[0], in[1], z);
-        },
-        [&p](const typename Case::Result& z) { return check(p, z.data()); });
-  });
-}
 
 template <class T>
 const char* precision() { return std::is_same_v<T, float> ? "f32" : "f64"; }
@@ -99,7 +75,9 @@ exp::Variant on_space() {
   v.footprint = exp::arrays_of<Space, T>(3, 1);  // x, y, z and z's host mirror
   v.traffic = traffic<T>;
   v.speedup_against = std::string("host-") + precision<T>();
-  v.make = on_space_case<Space, T>();
+  v.make = exp::map_case_of<Space, Problem>(
+      "nbk::sin_exp", [](const Problem& p) { return std::array{p.x<T>(), p.y<T>()}; },
+      [](const Space& exec, const auto& in, const auto& z) { sin_exp::sin_exp(exec, in[0], in[1], z); }, check<T>);
   return v;
 }
 

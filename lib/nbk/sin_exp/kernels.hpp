@@ -13,12 +13,10 @@ namespace nbk::sin_exp {
 
 template <class ExecSpace, class X, class Z>
 void sin_exp(const ExecSpace& exec, const X& x, const X& y, const Z& z) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
-  static_assert(X::rank == 1 && Z::rank == 1, "sin_exp works on 1-D Views");
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, Z>();
   static_assert(std::is_same_v<typename X::non_const_value_type, typename Z::value_type>,
                 "inputs and output have one precision");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Z::memory_space>::accessible,
-                "the views' memory is not accessible from this execution space");
   Kokkos::parallel_for(
       "nbk::sin_exp", range(exec, 0, static_cast<Index>(z.extent(0))),
       KOKKOS_LAMBDA(Index i) { z(i) = nbk::math::sin(x(i)) * nbk::math::exp(y(i)); });
