@@ -64,3 +64,22 @@ nbk_app_test(counter.small_run 0 nbk-counter --size 1 --size 100003 --probe-size
              --json ${CMAKE_CURRENT_BINARY_DIR}/counter_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/counter_small.json)
 nbk_app_test(histogram.small_run 0 nbk-histogram --size 1 --size 65537 --probe-size 4096 --repetitions 2 --seed 5
              --json ${CMAKE_CURRENT_BINARY_DIR}/histogram_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/histogram_small.json)
+
+# The injected bug runs only with --inject-bug; a build with Kokkos' bounds checks catches its
+# first write below the histogram (any other build corrupts memory: no test runs it there).
+nbk_app_test(histogram.injected_bug_needs_the_flag 2 nbk-histogram --size 10 --variant unchecked-document-100)
+nbk_app_test(histogram.inject_bug_runs_no_correct_variant 2 nbk-histogram --size 10 --inject-bug --variant atomic-100)
+if("DEBUG_BOUNDS_CHECK" IN_LIST Kokkos_OPTIONS)
+  nbk_app_test(histogram.injected_bug_caught_by_bounds_check "Subprocess aborted" nbk-histogram --inject-bug
+               --size 1000 --probe-size 4096 --repetitions 1 STDERR "View bounds error of view nbk::histogram::counts")
+endif()
+
+# Seed 003's Monte-Carlo pi: SxK sizes, at most INT_MAX streams.
+foreach(bad IN ITEMS 0 0x5 5x0 -5 abc 3000000000x1 2^70 "")
+  string(MAKE_C_IDENTIFIER "size_${bad}" id)
+  nbk_app_test(pi.bad_${id} 2 nbk-pi --size "${bad}")
+endforeach()
+nbk_app_test(pi.unknown_variant 2 nbk-pi --variant xorshift32)
+nbk_app_test(pi.bad_seed 2 nbk-pi --size 4x4 --seed -1)
+nbk_app_test(pi.small_run 0 nbk-pi --size 1x1 --size 1536x100 --probe-size 4096 --repetitions 2 --seed 3
+             --json ${CMAKE_CURRENT_BINARY_DIR}/pi_small.json JSON ${CMAKE_CURRENT_BINARY_DIR}/pi_small.json)

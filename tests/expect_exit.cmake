@@ -1,5 +1,6 @@
 # Runs a program and checks its exit code and, for errors, that stderr is exactly one line.
-#   cmake -DEXPECT=<code> -DPROGRAM=<path> "-DARGS=a;b;c" [-DJSON=<file to parse>] -P expect_exit.cmake
+#   cmake -DEXPECT=<code> -DPROGRAM=<path> "-DARGS=a;b;c" [-DJSON=<file to parse>] [-DSTDERR=<regex>] -P expect_exit.cmake
+# EXPECT may be "Subprocess aborted" (what execute_process reports for SIGABRT).
 execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL EXPECT)
   message(FATAL_ERROR "${PROGRAM} ${ARGS}: exit code ${rc}, expected ${EXPECT}\nstdout:\n${out}\nstderr:\n${err}")
@@ -10,6 +11,9 @@ if(EXPECT STREQUAL "2")
   if(err_stripped STREQUAL "" OR NOT newline EQUAL -1)
     message(FATAL_ERROR "${PROGRAM} ${ARGS}: expected one line on stderr, got:\n${err}")
   endif()
+endif()
+if(STDERR AND NOT err MATCHES "${STDERR}")
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}: stderr does not match '${STDERR}':\n${err}")
 endif()
 if(JSON)
   file(READ "${JSON}" json_text)

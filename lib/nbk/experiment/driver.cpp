@@ -45,12 +45,12 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
 }
 
 std::vector<const Variant*> select_variants(const Experiment& experiment, const std::vector<std::string>& names,
-                                            const std::vector<std::string>& spaces) {
+                                            const std::vector<std::string>& spaces, bool injected_bugs) {
   auto wanted = [](const std::vector<std::string>& list, const std::string& value) {
     return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
   };
   std::vector<const Variant*> selected;
-  for (const auto& v : experiment.variants)
+  for (const auto& v : injected_bugs ? experiment.injected_bugs : experiment.variants)
     if (wanted(names, v.name) && wanted(spaces, v.space)) selected.push_back(&v);
   return selected;
 }

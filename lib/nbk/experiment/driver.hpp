@@ -33,9 +33,10 @@ std::string shortfall(const Variant& variant, const Size& size);
 Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
                    int repetitions);
 
-// The variants `names` and `spaces` select (empty: all) that this build can run.
+// The variants `names` and `spaces` select (empty: all) that this build can run: among the
+// experiment's injected bugs instead of its variants when `injected_bugs` is true.
 std::vector<const Variant*> select_variants(const Experiment& experiment, const std::vector<std::string>& names,
-                                            const std::vector<std::string>& spaces);
+                                            const std::vector<std::string>& spaces, bool injected_bugs = false);
 
 // The space whose references judge a variant: "host" code runs on one thread, like serial.
 std::string reference_space(const Variant& variant);

@@ -118,6 +118,9 @@ struct Experiment {
   std::string size_help;          // --help text for --size
   std::vector<Size> test_sizes;   // what the tests run: empty, tiny, odd, not a multiple of any tile
   std::vector<Size> bench_sizes;  // what the benchmarks run (empty: `sizes`)
+  // Why a size the parser accepts cannot run ("" where it can): limits of the workload itself,
+  // checked with the memory before anything starts.
+  std::function<std::string(const Size&)> refuse;
   int repetitions = 5;            // timed calls after the first, unless --repetitions says otherwise
   bool seeded = false;            // takes --seed
   // Special-function kernels (exp, sin, sqrt per element): their cost is arithmetic as much as
@@ -128,6 +131,10 @@ struct Experiment {
   std::function<std::uint64_t(const Size&)> problem_bytes;  // host bytes of the Problem
   std::function<std::shared_ptr<const Problem>(const Size&, const Settings&)> make_problem;
   std::vector<Variant> variants;
+  // Variants that are wrong on purpose (the documents' bugs, for a debugger or a bounds check
+  // to catch): never in tests or benchmarks; the program runs them, and only them, when given
+  // --inject-bug.
+  std::vector<Variant> injected_bugs;
   std::vector<Sweep> sweeps;  // run in this order after the table (one per precision, say)
   // Prose after the table: what the figures mean, and where the documents go wrong.
   std::function<void(std::ostream&, const Problem&)> explain;

@@ -23,7 +23,7 @@ namespace {
 struct Options {
   std::vector<std::string> size_texts, variants, spaces;
   std::string repetitions_text, seed_text = "1", probe_text, json_path, sweep_to_text;
-  bool no_sweep = false, verbose = false;
+  bool no_sweep = false, verbose = false, inject_bug = false;
   // parsed
   std::vector<Size> sizes;
   int repetitions = 0;
@@ -33,8 +33,9 @@ struct Options {
 
 std::vector<std::string> variant_names(const Experiment& e) {
   std::vector<std::string> names;
-  for (const auto& v : e.variants)
-    if (std::find(names.begin(), names.end(), v.name) == names.end()) names.push_back(v.name);
+  for (const auto* list : {&e.variants, &e.injected_bugs})
+    for (const auto& v : *list)
+      if (std::find(names.begin(), names.end(), v.name) == names.end()) names.push_back(v.name);
   return names;
 }
 
@@ -55,15 +56,19 @@ void check(const Experiment& e, Options& o) {
   o.probe_elements = parse_probe_size(o.probe_text);
   if (!o.sweep_to_text.empty()) o.sweep_max = parse_count(o.sweep_to_text, "--sweep-to");
   require_writable(o.json_path);
-  const auto selected = select_variants(e, o.variants, o.spaces);
+  const auto selected = select_variants(e, o.variants, o.spaces, o.inject_bug);
   if (!e.variants.empty() && selected.empty())
-    throw InputError("no variant of this build matches the --variant and --space given");
+    throw InputError(o.inject_bug ? "no injected bug of this build matches the --variant and --space given"
+                                  : "no variant of this build matches the --variant and --space given"
+                                    " (the injected bugs run only with --inject-bug)");
   for (const auto& size : o.sizes) {
     // The host holds the problem and, one at a time, each host variant's data.
     std::uint64_t host = e.problem_bytes ? e.problem_bytes(size) : 0, largest = 0;
     for (const Variant* v : selected)
       if (v->footprint) largest = std::max(largest, v->footprint(size).host_bytes);
     const std::string what = "--size " + size.text();
+    if (e.refuse)
+      if (const std::string why = e.refuse(size); !why.empty()) throw InputError(what + ": " + why);
     if (host + largest < host) throw InputError(what + " is too large");
     require_host_memory(host + largest, what);
   }
@@ -71,7 +76,11 @@ void check(const Experiment& e, Options& o) {
 
 int run(const Experiment& e, Options& o, bool kokkos_up) {
   o.settings.kokkos_initialized = kokkos_up;
-  const auto selected = select_variants(e, o.variants, o.spaces);
+  const auto selected = select_variants(e, o.variants, o.spaces, o.inject_bug);
+  if (o.inject_bug)
+    std::cerr << program_name(e) << ": --inject-bug: these variants write out of bounds on purpose: the debug "
+                 "preset's bounds checks abort at the first write, compute-sanitizer reports it on a GPU, and any "
+                 "other build corrupts memory\n";
   std::set<std::string> spaces;
   for (const Variant* v : selected) spaces.insert(reference_space(*v));
   const Probes probes = kokkos_up ? probe_spaces(spaces, o.probe_elements) : Probes{};
@@ -158,6 +167,10 @@ int run_program(const Experiment& e, int argc, char* argv[]) {
                    fmt::format("timed calls after the first (default {})", e.repetitions));
     add_probe_size_option(app, o.probe_text);
   }
+  if (!e.injected_bugs.empty())
+    app.add_flag("--inject-bug", o.inject_bug,
+                 "run only the variants that are wrong on purpose (the documents' bugs), for a bounds check or "
+                 "compute-sanitizer to catch");
   if (e.seeded) app.add_option("--seed", o.seed_text, "seed of the input data")->capture_default_str();
   if (!e.sweeps.empty()) {
     app.add_flag("--no-sweep", o.no_sweep, "skip the crossover sweeps");

@@ -53,7 +53,7 @@ exp::Verdict check(const std::vector<Count>& reference, const Count* counts) {
   return v;
 }
 
-enum class Sharing { atomic, scatter, team };
+enum class Sharing { atomic, scatter, team, unchecked_document };
 
 template <class Space>
 class HistogramCase final : public exp::Case {
@@ -77,6 +77,9 @@ class HistogramCase final : public exp::Case {
       case Sharing::atomic: histogram::atomic_histogram(exec_, x_, bins_, histogram_); break;
       case Sharing::scatter: histogram::scatter_histogram(exec_, x_, bins_, histogram_, *scatter_); break;
       case Sharing::team: histogram::team_histogram(exec_, x_, bins_, histogram_); break;
+      case Sharing::unchecked_document:
+        histogram::unchecked_document_histogram(exec_, x_, bins_, histogram_);
+        break;
     }
   }
   void download() override { Kokkos::deep_copy(exec_, histogram_host_, histogram_); }
@@ -103,6 +106,7 @@ const char* name_of(Sharing sharing) {
     case Sharing::atomic: return "atomic";
     case Sharing::scatter: return "scatter";
     case Sharing::team: return "team";
+    case Sharing::unchecked_document: return "unchecked-document";
   }
   return "";
 }
@@ -111,6 +115,7 @@ template <class Space>
 exp::Variant on_space(Sharing sharing, int bins) {
   exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", name_of(sharing), bins), "x", "the counts");
   if (sharing == Sharing::atomic && bins == 100) v.document = "cuda.atomic.add into one histogram (no figure)";
+  if (sharing == Sharing::unchecked_document) v.document = "the debugging section's kernel, range check removed";
   v.footprint = exp::arrays_of<Space, float>(1);  // x (the counts are a few KiB)
   v.speedup_against = fmt::format("host-{}", bins);
   v.make = exp::case_of<HistogramCase<Space>, Problem>(sharing, bins);
@@ -183,6 +188,7 @@ exp::Experiment histogram() {
     for (const int bins : bin_counts)
       for (const Sharing sharing : {Sharing::atomic, Sharing::scatter, Sharing::team})
         e.variants.push_back(on_space<Space>(sharing, bins));
+    e.injected_bugs.push_back(on_space<Space>(Sharing::unchecked_document, 100));
   });
   e.explain = explain;
   return e;

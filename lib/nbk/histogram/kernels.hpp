@@ -111,6 +111,21 @@ void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H
       });
 }
 
+// The injected bug (program flag --inject-bug, never in tests' variant runs): the document's
+// bin without its range check, so with xmin < 0 it writes below the histogram. The debug
+// preset's bounds checks abort on the first such write; compute-sanitizer memcheck reports
+// it on a GPU, as cuda-memcheck does in the document.
+template <class ExecSpace, class X, class H>
+void unchecked_document_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+  check_1d_arguments<ExecSpace, X>();
+  check_1d_arguments<ExecSpace, H>();
+  Kokkos::deep_copy(exec, histogram, Count(0));
+  const float width = (bins.xmax - bins.xmin) / static_cast<float>(bins.count);
+  Kokkos::parallel_for(
+      "nbk::histogram::unchecked_document", range(exec, 0, static_cast<Index>(x.extent(0))),
+      KOKKOS_LAMBDA(Index i) { Kokkos::atomic_increment(&histogram(static_cast<int>((x(i) + bins.xmin) / width))); });
+}
+
 // One host thread, the reference every variant must match exactly.
 inline void host_histogram(const float* x, std::int64_t n, const Bins& bins, Count* histogram) {
   for (int b = 0; b < bins.count; ++b) histogram[b] = 0;
