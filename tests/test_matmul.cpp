@@ -46,7 +46,8 @@ Floats host_product(const Floats& a, const Floats& b, Index m, Index n, Index p)
 // Deterministic values in [-1, 1), distinct enough that a wrong index shows.
 Floats values(Index count, int salt) {
   Floats v(static_cast<std::size_t>(count));
-  for (Index e = 0; e < count; ++e) v[static_cast<std::size_t>(e)] = static_cast<float>((e * 37 + salt) % 101) / 50.5f - 1;
+  for (Index e = 0; e < count; ++e)
+    v[static_cast<std::size_t>(e)] = static_cast<float>((e * 37 + salt) % 101) / 50.5f - 1;
   return v;
 }
 
@@ -65,7 +66,8 @@ void expect_close_to_reference(const Floats& c, const Floats& a, const Floats& b
     for (Index j = 0; j < p; ++j) {
       double exact = 0, magnitude = 0;
       for (Index k = 0; k < n; ++k) {
-        const double term = static_cast<double>(a[static_cast<std::size_t>(i * n + k)]) * b[static_cast<std::size_t>(k * p + j)];
+        const double term =
+            static_cast<double>(a[static_cast<std::size_t>(i * n + k)]) * b[static_cast<std::size_t>(k * p + j)];
         exact += term;
         magnitude += std::abs(term);
       }

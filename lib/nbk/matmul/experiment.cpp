@@ -238,7 +238,9 @@ exp::Experiment matmul() {
     auto p = std::make_shared<Problem>();
     p->size = s;
     p->seed = settings.seed;
-    const auto uninitialized = [](const std::string& label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, label); };
+    const auto uninitialized = [](const std::string& label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+    };
     p->a = HostMatrix(uninitialized("nbk::matmul::a"), rows(s), inner(s));
     p->b = HostMatrix(uninitialized("nbk::matmul::b"), inner(s), columns(s));
     p->reference = HostDoubles(uninitialized("nbk::matmul::reference"), rows(s), columns(s));
