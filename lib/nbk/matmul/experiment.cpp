@@ -1,0 +1,267 @@
+// Seed 003's matmulcore gufunc, (m,n),(n,p)->(m,p): C = A B for float32 matrices, 1024 x 1024
+// by default (ours: the document gives no size and no figure), as one thread per element of C
+// and as tiles staged in team scratch (CUDA's shared memory) on every space, against i-k-j
+// loops on one host thread; every product is checked against a double-precision reference.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <ostream>
+#include <string>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/memory.hpp"
+#include "nbk/core/random_data.hpp"
+#include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/map_case.hpp"
+#include "nbk/matmul/kernels.hpp"
+
+namespace nbk::experiments {
+
+namespace {
+
+using exp::Size;
+using HostMatrix = matmul::Matrix<Kokkos::HostSpace>;
+using HostDoubles = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+// A size is m x n x p: A is m x n, B is n x p, C is m x p.
+Index rows(const Size& s) { return s[0]; }
+Index inner(const Size& s) { return s[1]; }
+Index columns(const Size& s) { return s[2]; }
+
+struct Matrices {
+  std::int64_t rows, columns;
+  std::uint64_t element_bytes = sizeof(float);
+};
+
+// The bytes of some matrices, saturating: parse_size lets m n p reach 2^63, and then m n
+// floats do not fit in 64 bits of bytes.
+std::uint64_t bytes_of(std::initializer_list<Matrices> matrices) {
+  std::uint64_t total = 0;
+  for (const Matrices& x : matrices) {
+    std::uint64_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<std::uint64_t>(x.rows) * static_cast<std::uint64_t>(x.columns),
+                               x.element_bytes, &bytes) ||
+        __builtin_add_overflow(total, bytes, &total))
+      return std::numeric_limits<std::uint64_t>::max();
+  }
+  return total;
+}
+
+struct Problem final : exp::Problem {
+  Size size;
+  std::uint64_t seed = 0;
+  HostMatrix a, b;                  // N(0, 1): signed, so that the dot products cancel
+  HostDoubles reference, magnitude;  // A B and |A| |B|, in double
+  void describe(std::ostream& out) const override {
+    out << fmt::format("C = A B, float32 row-major A ({} x {}) times B ({} x {}), N(0,1), seed {}; checked against "
+                       "A B in double\n",
+                       rows(size), inner(size), inner(size), columns(size), seed);
+  }
+  nlohmann::json to_json() const override {
+    return {{"element_type", "float32"}, {"m", rows(size)}, {"n", inner(size)}, {"p", columns(size)}, {"seed", seed}};
+  }
+};
+
+// Row i of the reference: A B and |A| |B| in double, i-k-j. Plain loops sharing no code with
+// the kernels; products of two floats are exact in double, so only the sums round.
+void reference_row(const Problem& p, Index i) {
+  const Index n = inner(p.size), columns_of_c = columns(p.size);
+  for (Index j = 0; j < columns_of_c; ++j) p.reference(i, j) = p.magnitude(i, j) = 0;
+  for (Index k = 0; k < n; ++k) {
+    const double aik = p.a(i, k);
+    for (Index j = 0; j < columns_of_c; ++j) {
+      const double term = aik * p.b(k, j);
+      p.reference(i, j) += term;
+      p.magnitude(i, j) += std::abs(term);
+    }
+  }
+}
+
+// A float32 dot product of length n, summed in any order, with or without fused multiply-
+// adds, is within gamma_n = n u / (1 - n u) of the exact one relative to sum_k |a_ik b_kj|
+// (Higham, Accuracy and Stability of Numerical Algorithms, section 3.1), u = 2^-24; the
+// double reference is within about n 2^-53 of that sum, far below. Right products land near
+// sqrt(n) u; a lost or repeated term, about sum / n for these data, exceeds the bound for n
+// below 2^12, and an element never written stays NaN and fails any bound.
+exp::Verdict check(const Problem& p, const float* c) {
+  const double u = std::numeric_limits<float>::epsilon() / 2;
+  const double nu = static_cast<double>(inner(p.size)) * u;
+  const double gamma = nu < 1 ? nu / (1 - nu) : std::numeric_limits<double>::infinity();
+  std::int64_t wrong = 0;
+  double worst = 0;  // the largest error, in units of u sum_k |a_ik b_kj|
+  const Index elements = rows(p.size) * columns(p.size);
+  for (Index e = 0; e < elements; ++e) {
+    const double error = std::abs(static_cast<double>(c[e]) - p.reference.data()[e]);
+    const double magnitude = p.magnitude.data()[e];
+    if (!(error <= gamma * magnitude)) ++wrong;
+    if (magnitude > 0) worst = std::max(worst, error / (u * magnitude));
+  }
+  exp::Verdict v;
+  v.ok = wrong == 0;
+  v.summary = v.ok ? "ok" : fmt::format("FAILED ({} beyond n u)", wrong);
+  v.cells = {{"error / u|A||B|", fmt::format("{:.2f}", worst)}};
+  v.details = {{"mismatches", wrong}, {"max_error_in_u_of_magnitude", worst}, {"tolerance_in_u", gamma / u}};
+  return v;
+}
+
+enum class Kernel { naive, tiled };
+
+template <class Space>
+class MatmulCase final : public exp::Case {
+ public:
+  using Memory = typename Space::memory_space;
+  MatmulCase(const Problem& p, Kernel kernel)
+      : p_(p),
+        kernel_(kernel),
+        a_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::a"), rows(p.size), inner(p.size)),
+        b_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::b"), inner(p.size), columns(p.size)),
+        c_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::c"), rows(p.size), columns(p.size)),
+        c_host_(Kokkos::create_mirror_view(Kokkos::HostSpace(), c_)) {
+    // An element the kernel never writes must fail the check, whatever the reference.
+    Kokkos::deep_copy(exec_, c_, std::numeric_limits<float>::quiet_NaN());
+    upload();
+    nbk::fence(exec_, "nbk::matmul upload");
+  }
+  void upload() override {
+    Kokkos::deep_copy(exec_, a_, p_.a);
+    Kokkos::deep_copy(exec_, b_, p_.b);
+  }
+  void run() override {
+    if (kernel_ == Kernel::naive) matmul::naive(exec_, a_, b_, c_);
+    else matmul::tiled(exec_, a_, b_, c_);
+  }
+  void download() override { Kokkos::deep_copy(exec_, c_host_, c_); }
+  exp::Verdict verdict() override {
+    download();
+    nbk::fence(exec_, "nbk::matmul result to host");
+    return check(p_, c_host_.data());
+  }
+
+ private:
+  const Problem& p_;
+  Kernel kernel_;
+  Space exec_;
+  matmul::Matrix<Memory> a_, b_, c_;
+  typename matmul::Matrix<Memory>::HostMirror c_host_;
+};
+
+template <class Space>
+exp::Variant on_space(Kernel kernel) {
+  exp::Variant v = exp::map_variant<Space>(kernel == Kernel::naive ? "naive" : "tiled", "A and B", "C");
+  v.document = kernel == Kernel::naive ? "@guvectorize matmulcore, (m,n),(n,p)->(m,p) (no body, no figure)"
+                                       : "shared memory (\"not too important right now\"; no code)";
+  v.footprint = [](const Size& s) {
+    const std::uint64_t c = bytes_of({{rows(s), columns(s)}});
+    const std::uint64_t all = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}, {rows(s), columns(s)}});
+    return is_device_space_v<Space> ? exp::Footprint{c, all} : exp::Footprint{all, 0};
+  };
+  v.below_memcpy_because = "a matrix product is bound by arithmetic, 2 n flops per element of C: judge it by GFLOP/s";
+  v.speedup_against = "host";
+  v.make = exp::case_of<MatmulCase<Space>, Problem>(kernel);
+  return v;
+}
+
+exp::Variant host_loops() {
+  exp::Variant v{"host"};
+  v.space = "host";
+  v.moves = "i-k-j loops on one host thread, host memory";
+  v.footprint = [](const Size& s) { return exp::Footprint{bytes_of({{rows(s), columns(s)}}), 0}; };
+  v.make = exp::maker<Problem>([](const Problem& p, const Size& s) {
+    return std::make_unique<exp::HostLoopCase<HostMatrix>>(
+        HostMatrix("nbk::matmul::c", rows(s), columns(s)),
+        [&p](const HostMatrix& c) {
+          matmul::host_matmul(p.a.data(), p.b.data(), c.data(), rows(p.size), inner(p.size), columns(p.size));
+        },
+        [&p](const HostMatrix& c) { return check(p, c.data()); });
+  });
+  return v;
+}
+
+void explain(std::ostream& out, const exp::Problem&) {
+  out << "\nGFLOP/s counts 2 m n p flops per call (a multiply and an add per term); GB/s the minimum bytes,\n"
+         "A and B read and C written once, which a matrix product is far from being bound by. naive: one\n"
+         "thread per element of C, each reading a row of A and a column of B straight from memory, so\n"
+         "every element of A and B is loaded p or m times; on a CPU the column of B is a walk with a\n"
+         "stride of one row, a cache line for every float, and where a row is a power of two bytes long\n"
+         "(1024 floats) those lines all fall into the same few cache sets and evict each other: naive\n"
+         "is several times slower at 1024 than at 1031. tiled: a team copies a tile of A and one of B\n"
+         "into scratch memory, waits at a barrier, and multiplies them out of scratch; each element\n"
+         "copied is used by a whole row or column of the tile, and each thread keeps a block of C in\n"
+         "registers (4 x 4 on a GPU, a row of 128 on a CPU), so one value loaded from scratch feeds\n"
+         "several multiply-adds. On a GPU that scratch is the shared memory of a 16 x 16 block; on a\n"
+         "CPU it is a per-thread buffer that stays in cache, and the block's contiguous columns are the\n"
+         "loop the compiler vectorizes.\n"
+         "host: i-k-j loops on one thread, whose inner loop runs along rows of B and C.\n"
+         "\nWhat the document shows: the signature of a CUDA gufunc matmulcore, (m,n),(n,p)->(m,p), and\n"
+         "nothing else: no body, no call, no size, no timing. A gufunc's core is the whole triple loop\n"
+         "over one (m,n),(n,p) pair, and a CUDA gufunc runs one core per GPU thread, one thread per\n"
+         "element of the loop (broadcast) dimensions. Called on two plain matrices, that is a single\n"
+         "GPU thread doing all m n p multiply-adds in turn (not measured here); the gufunc spreads only a\n"
+         "stack of many small matrices over threads. The speed is in the shared memory the document\n"
+         "calls \"not too important right now\". It gives no BLAS or NumPy figure to compare with.\n";
+}
+
+}  // namespace
+
+exp::Experiment matmul() {
+  exp::Experiment e;
+  e.name = "matmul";
+  e.title = "C = A B over float32 matrices: one thread per element and tiles in team scratch on every space, "
+            "against i-k-j loops on one host thread, checked in double";
+  e.document = "seed 003";
+  e.rank = 3;
+  e.sizes = {Size{1024, 1024, 1024}};
+  e.size_help = "m x n x p: A (m x n) times B (n x p); one N: N x N times N x N. Ours: 1024 (the document gives "
+                "no size).";
+  // Empty C, an empty inner dimension (C all zeros), 1 x 1, and sizes that are not a multiple
+  // of any tile, of any depth, or take several stages.
+  e.test_sizes = {Size{0, 4, 5}, Size{4, 0, 3}, Size{1, 1, 1},     Size{2, 3, 4},
+                  Size{17, 33, 5}, Size{65, 1, 70}, Size{130, 257, 67}, Size{3, 600, 2}};
+  e.seeded = true;
+  e.traffic = [](const Size& s) {
+    Traffic t;
+    t.bytes_read = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}});
+    t.bytes_written = bytes_of({{rows(s), columns(s)}});
+    t.flops = 2 * static_cast<std::uint64_t>(s.elements());  // m n p < 2^63 (parse_size)
+    return t;
+  };
+  e.problem_bytes = [](const Size& s) {
+    return bytes_of({{rows(s), inner(s)},
+                     {inner(s), columns(s)},
+                     {rows(s), columns(s), sizeof(double)},
+                     {rows(s), columns(s), sizeof(double)}});
+  };
+  e.make_problem = [](const Size& s, const exp::Settings& settings) {
+    auto p = std::make_shared<Problem>();
+    p->size = s;
+    p->seed = settings.seed;
+    const auto uninitialized = [](const std::string& label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+    };
+    p->a = HostMatrix(uninitialized("nbk::matmul::a"), rows(s), inner(s));
+    p->b = HostMatrix(uninitialized("nbk::matmul::b"), inner(s), columns(s));
+    p->reference = HostDoubles(uninitialized("nbk::matmul::reference"), rows(s), columns(s));
+    p->magnitude = HostDoubles(uninitialized("nbk::matmul::magnitude"), rows(s), columns(s));
+    fill_standard_normal(p->a.data(), rows(s) * inner(s), settings.seed);
+    fill_standard_normal(p->b.data(), inner(s) * columns(s), settings.seed + 1);
+    // A plain host lambda: the rows of the reference, in parallel on the host threads.
+    const Problem& problem = *p;
+    Kokkos::parallel_for("nbk::matmul::reference", range(Kokkos::DefaultHostExecutionSpace(), 0, rows(s)),
+                         [&problem](Index i) { reference_row(problem, i); });
+    nbk::fence(Kokkos::DefaultHostExecutionSpace(), "nbk::matmul::reference");
+    return p;
+  };
+  e.variants.push_back(host_loops());
+  for_each_enabled_space([&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    e.variants.push_back(on_space<Space>(Kernel::naive));
+    e.variants.push_back(on_space<Space>(Kernel::tiled));
+  });
+  e.explain = explain;
+  return e;
+}
+
+}  // namespace nbk::experiments

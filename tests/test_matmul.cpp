@@ -1,0 +1,144 @@
+// Seed 003's matrix product on every enabled space, naive and tiled: identities, small
+// non-square products with integer values (exact), sizes that are not a multiple of any tile
+// against a double reference, empty matrices and 1 x 1.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "nbk/matmul/kernels.hpp"
+#include "spaces.hpp"
+
+namespace {
+
+using nbk::Index;
+using Floats = std::vector<float>;
+
+enum class Kernel { naive, tiled };
+
+// C = A B on Space, A m x n and B n x p row-major; C starts as NaN, so an element a kernel
+// does not write shows.
+template <class Space>
+Floats product(Kernel kernel, const Floats& a, const Floats& b, Index m, Index n, Index p) {
+  using Matrix = nbk::matmul::Matrix<typename Space::memory_space>;
+  const Matrix da("a", m, n), db("b", n, p), dc("c", m, p);
+  auto ha = Kokkos::create_mirror_view(da), hb = Kokkos::create_mirror_view(db);
+  for (Index e = 0; e < m * n; ++e) ha.data()[e] = a[static_cast<std::size_t>(e)];
+  for (Index e = 0; e < n * p; ++e) hb.data()[e] = b[static_cast<std::size_t>(e)];
+  Kokkos::deep_copy(da, ha);
+  Kokkos::deep_copy(db, hb);
+  Kokkos::deep_copy(dc, std::numeric_limits<float>::quiet_NaN());
+  if (kernel == Kernel::naive) nbk::matmul::naive(Space(), da, db, dc);
+  else nbk::matmul::tiled(Space(), da, db, dc);
+  auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dc);
+  return Floats(hc.data(), hc.data() + m * p);
+}
+
+Floats host_product(const Floats& a, const Floats& b, Index m, Index n, Index p) {
+  Floats c(static_cast<std::size_t>(m * p), std::numeric_limits<float>::quiet_NaN());
+  nbk::matmul::host_matmul(a.data(), b.data(), c.data(), m, n, p);
+  return c;
+}
+
+// Deterministic values in [-1, 1), distinct enough that a wrong index shows.
+Floats values(Index count, int salt) {
+  Floats v(static_cast<std::size_t>(count));
+  for (Index e = 0; e < count; ++e)
+    v[static_cast<std::size_t>(e)] = static_cast<float>((e * 37 + salt) % 101) / 50.5f - 1;
+  return v;
+}
+
+Floats identity(Index n) {
+  Floats v(static_cast<std::size_t>(n * n), 0.0f);
+  for (Index i = 0; i < n; ++i) v[static_cast<std::size_t>(i * n + i)] = 1;
+  return v;
+}
+
+// Every element within n u sum_k |a_ik b_kj| of the product in double (a float dot product's
+// error bound, whatever the order of summation).
+void expect_close_to_reference(const Floats& c, const Floats& a, const Floats& b, Index m, Index n, Index p) {
+  const double u = std::numeric_limits<float>::epsilon() / 2;
+  ASSERT_EQ(c.size(), static_cast<std::size_t>(m * p));
+  for (Index i = 0; i < m; ++i)
+    for (Index j = 0; j < p; ++j) {
+      double exact = 0, magnitude = 0;
+      for (Index k = 0; k < n; ++k) {
+        const double term =
+            static_cast<double>(a[static_cast<std::size_t>(i * n + k)]) * b[static_cast<std::size_t>(k * p + j)];
+        exact += term;
+        magnitude += std::abs(term);
+      }
+      const double got = c[static_cast<std::size_t>(i * p + j)];
+      EXPECT_LE(std::abs(got - exact), static_cast<double>(n) * u * magnitude) << "C(" << i << ", " << j << ")";
+    }
+}
+
+template <class Space>
+class Matmul : public ::testing::Test {};
+TYPED_TEST_SUITE(Matmul, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+constexpr Kernel kernels[] = {Kernel::naive, Kernel::tiled};
+
+TYPED_TEST(Matmul, IdentityTimesAMatrixIsTheMatrix) {
+  for (const Kernel kernel : kernels) {
+    const Floats b = values(3 * 70, 1);
+    EXPECT_EQ(product<TypeParam>(kernel, identity(3), b, 3, 3, 70), b);
+    const Floats a = values(70 * 3, 2);
+    EXPECT_EQ(product<TypeParam>(kernel, a, identity(3), 70, 3, 3), a);
+    const Floats square = values(300 * 300, 3);  // several tiles and stages
+    EXPECT_EQ(product<TypeParam>(kernel, identity(300), square, 300, 300, 300), square);
+  }
+}
+
+TYPED_TEST(Matmul, SmallNonSquareProductsAreExact) {
+  const Floats a = {1, 2, 3,  //
+                    4, 5, 6};
+  const Floats b = {1, 0, -1, 2,  //
+                    0, 1, 2,  -1,  //
+                    3, -2, 1, 0};
+  const Floats c = {10, -4, 6,  0,  //
+                    22, -7, 12, 3};
+  for (const Kernel kernel : kernels) {
+    EXPECT_EQ(product<TypeParam>(kernel, a, b, 2, 3, 4), c);
+    EXPECT_EQ(product<TypeParam>(kernel, {3}, {4}, 1, 1, 1), Floats{12});
+    EXPECT_EQ(product<TypeParam>(kernel, {1, 2, 3}, {4, 5, 6}, 1, 3, 1), Floats{32});  // a row times a column
+    EXPECT_EQ(product<TypeParam>(kernel, {1, 2}, {3, 4}, 2, 1, 2), (Floats{3, 4, 6, 8}));  // a column times a row
+  }
+  EXPECT_EQ(host_product(a, b, 2, 3, 4), c);
+}
+
+TYPED_TEST(Matmul, SizesThatAreNotAMultipleOfTheTile) {
+  struct Shape {
+    Index m, n, p;
+  };
+  for (const Shape s : {Shape{17, 33, 5}, Shape{65, 257, 66}, Shape{1, 513, 1}, Shape{129, 1, 3}}) {
+    const Floats a = values(s.m * s.n, 5), b = values(s.n * s.p, 7);
+    for (const Kernel kernel : kernels) {
+      SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.p) +
+                   (kernel == Kernel::naive ? " naive" : " tiled"));
+      expect_close_to_reference(product<TypeParam>(kernel, a, b, s.m, s.n, s.p), a, b, s.m, s.n, s.p);
+    }
+    expect_close_to_reference(host_product(a, b, s.m, s.n, s.p), a, b, s.m, s.n, s.p);
+  }
+}
+
+TYPED_TEST(Matmul, EmptyMatrices) {
+  for (const Kernel kernel : kernels) {
+    EXPECT_TRUE(product<TypeParam>(kernel, {}, values(20, 1), 0, 4, 5).empty());  // no rows
+    EXPECT_TRUE(product<TypeParam>(kernel, values(20, 1), {}, 5, 4, 0).empty());  // no columns
+    EXPECT_EQ(product<TypeParam>(kernel, {}, {}, 4, 0, 3), Floats(12, 0.0f));     // empty sums: zeros
+  }
+  EXPECT_EQ(host_product({}, {}, 4, 0, 3), Floats(12, 0.0f));
+}
+
+TYPED_TEST(Matmul, MismatchedExtentsAreRefused) {
+  using Matrix = nbk::matmul::Matrix<typename TypeParam::memory_space>;
+  const Matrix a("a", 2, 3), b("b", 4, 2), c("c", 2, 2);
+  EXPECT_THROW(nbk::matmul::naive(TypeParam(), a, b, c), std::invalid_argument);
+  EXPECT_THROW(nbk::matmul::tiled(TypeParam(), a, b, c), std::invalid_argument);
+}
+
+}  // namespace
