@@ -130,27 +130,24 @@ exp::Variant host_loop() {
   return v;
 }
 
-void explain(std::ostream& out, const exp::Problem& problem) {
-  const auto& p = static_cast<const Problem&>(problem);
-  out << fmt::format(
-      "\nGB/s counts the matrix read once and the sums written (8 bytes a row in int32, 4 in float32).\n"
-      "team: a team per row, its threads adding the row together, one of them writing the sum; flat: a\n"
-      "thread per row, adding it alone. Both read row-major (LayoutRight) matrices on every space: on a\n"
-      "GPU a team reads its row's consecutive elements (coalesced), where the 32 threads of a flat warp\n"
-      "read 32 rows a row apart (a column-major copy would suit them); on a CPU each flat thread streams\n"
-      "whole rows. A float32 row added in order waits for each add to finish before the next (the\n"
-      "compiler may not reorder float adds), so one core's float32 rows run at the add latency, not\n"
-      "at memory speed; int64 adds of int32 data may be reordered, and vectorize. int32 sums are exact\n"
-      "(summed in int64); float32 ones are checked against double to 2(m-1)+1 = {:g} u, the bound of any\n"
-      "order of a row's m - 1 adds.\n"
-      "\nWhere the document goes wrong: its tmp = 0. is a float64, so Numba adds both signatures in\n"
-      "float64 and rounds on the store: its int32 sums of rows beyond int32's range are float-to-int\n"
-      "conversions out of range, undefined; only float32 data ever run. Its layout '(n,m)->(n)' makes\n"
-      "the whole matrix one gufunc element: a 2-D input leaves no loop dimension to spread over\n"
-      "threads, so one GPU thread sums every row in turn. '(m)->()' would give a thread per row (the\n"
-      "flat rows here). np.allclose's default tolerances (1e-5 relative plus 1e-8) do not depend on\n"
-      "the row length.\n",
-      float_tolerance_in_u(p.columns()));
+void explain(std::ostream& out, const exp::Problem&) {
+  out << "\nGB/s counts the matrix read once and the sums written (8 bytes a row in int32, 4 in float32).\n"
+         "team: a team per row, its threads adding the row together, one of them writing the sum; flat: a\n"
+         "thread per row, adding it alone. Both read row-major (LayoutRight) matrices on every space: on a\n"
+         "GPU a team reads its row's consecutive elements (coalesced), where the 32 threads of a flat warp\n"
+         "read 32 rows a row apart (a column-major copy would suit them); on a CPU each flat thread streams\n"
+         "whole rows. A float32 row added in order waits for each add to finish before the next (the\n"
+         "compiler may not reorder float adds), so one core's float32 rows run at the add latency, not\n"
+         "at memory speed; int64 adds of int32 data may be reordered, and vectorize. int32 sums are exact\n"
+         "(summed in int64); float32 ones are checked against double to 2(m - 1) + 1 u for rows of m,\n"
+         "the bound of any order of a row's m - 1 adds (1999 u at 1000 columns).\n"
+         "\nWhere the document goes wrong: its tmp = 0. is a float64, so Numba adds both signatures in\n"
+         "float64 and rounds on the store: its int32 sums of rows beyond int32's range are float-to-int\n"
+         "conversions out of range, undefined; only float32 data ever run. Its layout '(n,m)->(n)' makes\n"
+         "the whole matrix one gufunc element: a 2-D input leaves no loop dimension to spread over\n"
+         "threads, so one GPU thread sums every row in turn. '(m)->()' would give a thread per row (the\n"
+         "flat rows here). np.allclose's default tolerances (1e-5 relative plus 1e-8) do not depend on\n"
+         "the row length.\n";
 }
 
 // int32 draws uniform over its whole range, from random_data.hpp's blocks and engines.
