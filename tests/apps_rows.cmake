@@ -3,7 +3,7 @@
 # tests/CMakeLists.txt after nbk_app_test is defined.
 foreach(name IN ITEMS row_sum l2_norm)
   string(REPLACE "_" "-" program "nbk-${name}")
-  foreach(bad IN ITEMS 0 7x0 0x3 7x9x3 -4 abc 2^40x2^40 "")
+  foreach(bad IN ITEMS 0 7x0 0x3 7x9x3 -4 abc 2^40x2^40 2^20x2^20 "")
     string(MAKE_C_IDENTIFIER "size_${bad}" id)
     nbk_app_test(${name}.bad_${id} 2 ${program} --size "${bad}")
   endforeach()
