@@ -1,0 +1,59 @@
+#pragma once
+// Seed 003's gufunc l2_norm, (i)->(): the Euclidean norm of every row of a float32 matrix,
+// one thread per row, its squares added in double or in float; and one host thread.
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/policy.hpp"
+
+namespace nbk::l2_norm {
+
+// Row-major on every space (CUDA's default is LayoutLeft): a row of 3 floats is 12 bytes, so
+// a warp's 32 rows are 384 contiguous bytes that its three loads share through the L1 cache.
+template <class Memory>
+using Matrix = Kokkos::View<float**, Kokkos::LayoutRight, Memory>;
+
+// Acc is the type the squares are added in. double: the square of a float is exact in double
+// and no float's square overflows or underflows there (2^256 and 2^-298 are far inside its
+// range), so the norm is the exact one rounded about once, for any finite components; the
+// document's acc = 0.0 makes Numba do the same. float: as written in float32, x*x overflows
+// to inf for |x| > 1.8e19 and flushes to 0 for |x| < 2.6e-23 (hypot's scaling would avoid
+// that at a division per component; a double accumulator avoids it for free).
+template <class Acc, class ExecSpace, class A, class N>
+void row_norms(const ExecSpace& exec, const A& a, const N& norms) {
+  static_assert(std::is_same_v<Acc, float> || std::is_same_v<Acc, double>);
+  static_assert(Kokkos::is_view<A>::value && A::rank == 2, "the rows must be a rank-2 View");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename A::memory_space>::accessible,
+                "the matrix's memory is not accessible from this execution space");
+  check_1d_arguments<ExecSpace, N>();
+  const auto columns = static_cast<Index>(a.extent(1));
+  Kokkos::parallel_for(
+      std::is_same_v<Acc, double> ? "nbk::l2_norm::double_acc" : "nbk::l2_norm::float_acc",
+      range(exec, 0, static_cast<Index>(a.extent(0))), KOKKOS_LAMBDA(Index i) {
+        Acc acc = 0;
+        for (Index j = 0; j < columns; ++j) {
+          const Acc x = a(i, j);
+          acc += x * x;
+        }
+        norms(i) = static_cast<float>(nbk::math::sqrt(acc));
+      });
+}
+
+// One host thread over a row-major rows x columns matrix, in index order.
+template <class Acc>
+void host_row_norms(const float* a, Index rows, Index columns, float* norms) {
+  for (Index i = 0; i < rows; ++i) {
+    Acc acc = 0;
+    for (Index j = 0; j < columns; ++j) {
+      const Acc x = a[i * columns + j];
+      acc += x * x;
+    }
+    norms[i] = static_cast<float>(std::sqrt(acc));
+  }
+}
+
+}  // namespace nbk::l2_norm

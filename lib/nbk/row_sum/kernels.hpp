@@ -1,0 +1,92 @@
+#pragma once
+// Seed 004's gufunc sum_row, (n,m)->(n): the sum of every row of an int32 or float32 matrix,
+// two ways on a space: a team per row, whose threads add the row together, or a thread per
+// row, adding it alone; and one host thread.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "nbk/core/policy.hpp"
+
+namespace nbk::row_sum {
+
+// What a row of T is summed in and stored as. int32 rows are summed in int64: a row of m
+// int32 values sums to at most m * 2^31 in magnitude, which fits for any m below 2^32, so
+// every sum is exact; an int32 sum would wrap (or be undefined) once a row passes 2^31.
+// float32 rows are summed in float32, rounding at every add.
+template <class T>
+using Sum = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
+
+// Row-major on every space, CUDA included (whose default is LayoutLeft): the document's
+// C-order NumPy array, so the upload is a plain copy. A team's threads then read one row's
+// consecutive elements, coalesced; a thread per row is the layout's bad case on a GPU, where
+// the 32 threads of a warp read 32 rows a row apart (it would want LayoutLeft, a column-major
+// copy), and its good case on a CPU, where each thread streams whole rows.
+template <class T, class Memory>
+using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, Memory>;
+
+namespace detail {
+template <class ExecSpace, class A, class S>
+constexpr void check_arguments() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value, "the first argument must be an execution space");
+  static_assert(Kokkos::is_view<A>::value && A::rank == 2, "the matrix must be a rank-2 View");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename A::memory_space>::accessible,
+                "the matrix's memory is not accessible from this execution space");
+  check_1d_arguments<ExecSpace, S>();
+  static_assert(std::is_same_v<typename S::value_type, Sum<typename A::non_const_value_type>>,
+                "the sums are Sum<T> of the matrix's T");
+}
+}  // namespace detail
+
+// At most this many teams, each taking every league-th row: a TeamPolicy's league size is an
+// int, and a GPU grid is full long before.
+inline constexpr Index max_league = Index{1} << 20;
+
+// One team per row: the team's threads reduce the row together (TeamThreadRange), and one
+// thread of the team writes its sum.
+template <class ExecSpace, class A, class S>
+void team_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
+  detail::check_arguments<ExecSpace, A, S>();
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Value = typename S::non_const_value_type;
+  const auto rows = static_cast<Index>(a.extent(0)), columns = static_cast<Index>(a.extent(1));
+  if (rows == 0) return;
+  const int league = static_cast<int>(rows < max_league ? rows : max_league);
+  Kokkos::parallel_for(
+      "nbk::row_sum::team", Policy(exec, league, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
+        for (Index i = team.league_rank(); i < rows; i += team.league_size()) {
+          Value total = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); }, total);
+          Kokkos::single(Kokkos::PerTeam(team), [&]() { sums(i) = total; });
+        }
+      });
+}
+
+// One thread per row, adding its row in order.
+template <class ExecSpace, class A, class S>
+void flat_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
+  detail::check_arguments<ExecSpace, A, S>();
+  using Value = typename S::non_const_value_type;
+  const auto columns = static_cast<Index>(a.extent(1));
+  Kokkos::parallel_for(
+      "nbk::row_sum::flat", range(exec, 0, static_cast<Index>(a.extent(0))), KOKKOS_LAMBDA(Index i) {
+        Value total = 0;
+        for (Index j = 0; j < columns; ++j) total += a(i, j);
+        sums(i) = total;
+      });
+}
+
+// One host thread over a row-major rows x columns matrix, in index order.
+template <class T>
+void host_row_sums(const T* a, Index rows, Index columns, Sum<T>* sums) {
+  for (Index i = 0; i < rows; ++i) {
+    Sum<T> total = 0;
+    for (Index j = 0; j < columns; ++j) total += a[i * columns + j];
+    sums[i] = total;
+  }
+}
+
+}  // namespace nbk::row_sum

@@ -1,0 +1,189 @@
+// Functions of every row of a matrix on every enabled space: seed 004's row sums (a team per
+// row and a thread per row; int32 exact in int64, float32 within the bound of any order of
+// adds) and seed 003's row norms (squares added in double: no overflow or underflow for any
+// float; in float: what float32 does with huge and tiny components). Known matrices, one row,
+// one column, no rows, rows of no columns, odd sizes, more rows than teams.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "nbk/l2_norm/kernels.hpp"
+#include "nbk/row_sum/kernels.hpp"
+#include "spaces.hpp"
+
+namespace {
+
+using nbk::Index;
+using nbk::row_sum::Sum;
+
+template <class T, class Space>
+using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space>;
+
+// A rows x columns row-major matrix of `values` in Space's memory.
+template <class Space, class T>
+Matrix<T, Space> matrix_on(Index rows, Index columns, const std::vector<T>& values) {
+  Matrix<T, Space> a("a", rows, columns);
+  auto host = Kokkos::create_mirror_view(a);
+  std::copy(values.begin(), values.end(), host.data());
+  Kokkos::deep_copy(a, host);
+  return a;
+}
+
+// Per-row results of `kernel(space, a, out)` read back, `out` starting as `unwritten`.
+template <class Space, class Value, class T, class Kernel>
+std::vector<Value> per_row(Kernel kernel, Index rows, Index columns, const std::vector<T>& values, Value unwritten) {
+  Kokkos::View<Value*, typename Space::memory_space> out("out", rows);
+  Kokkos::deep_copy(out, unwritten);
+  kernel(Space(), matrix_on<Space>(rows, columns, values), out);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  return std::vector<Value>(host.data(), host.data() + rows);
+}
+
+enum class Way { team, flat };
+
+template <class Space, class T>
+std::vector<Sum<T>> row_sums_on(Way way, Index rows, Index columns, const std::vector<T>& values) {
+  return per_row<Space>(
+      [way](const Space& exec, const auto& a, const auto& sums) {
+        if (way == Way::team)
+          nbk::row_sum::team_row_sums(exec, a, sums);
+        else
+          nbk::row_sum::flat_row_sums(exec, a, sums);
+      },
+      rows, columns, values, Sum<T>(-7));
+}
+
+template <class T>
+std::vector<Sum<T>> host_row_sums(Index rows, Index columns, const std::vector<T>& values) {
+  std::vector<Sum<T>> sums(static_cast<std::size_t>(rows));
+  nbk::row_sum::host_row_sums(values.data(), rows, columns, sums.data());
+  return sums;
+}
+
+template <class Space>
+class Rows : public ::testing::Test {};
+TYPED_TEST_SUITE(Rows, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+TYPED_TEST(Rows, RowSumsOfKnownMatrices) {
+  for (const Way way : {Way::team, Way::flat}) {
+    SCOPED_TRACE(way == Way::team ? "team" : "flat");
+    // One row 1..1025, one column 0..1024, then the same as float32 (every sum exact there).
+    std::vector<std::int32_t> counting(1025);
+    std::iota(counting.begin(), counting.end(), 1);
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 1, 1025, counting), std::vector<std::int64_t>{1025 * 1026 / 2});
+    std::vector<std::int64_t> column(counting.begin(), counting.end());
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 1025, 1, counting), column);
+    const std::vector<float> halves(1025, 0.5f);
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 1, 1025, halves), std::vector<float>{512.5f});
+    // No rows, and rows of no columns: every row written, with 0.
+    EXPECT_TRUE(row_sums_on<TypeParam>(way, 0, 5, std::vector<std::int32_t>{}).empty());
+    EXPECT_TRUE(row_sums_on<TypeParam>(way, 0, 0, std::vector<float>{}).empty());
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 0, std::vector<std::int32_t>{}), std::vector<std::int64_t>(3, 0));
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 0, std::vector<float>{}), std::vector<float>(3, 0.0f));
+  }
+}
+
+TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
+  constexpr std::int32_t max = std::numeric_limits<std::int32_t>::max(), min = std::numeric_limits<std::int32_t>::min();
+  for (const Way way : {Way::team, Way::flat}) {
+    SCOPED_TRACE(way == Way::team ? "team" : "flat");
+    // Rows whose sums an int32 would wrap: 1025 x max, 1025 x min, and max, min alternating.
+    std::vector<std::int32_t> extremes(3 * 1025);
+    for (Index j = 0; j < 1025; ++j) {
+      extremes[static_cast<std::size_t>(j)] = max;
+      extremes[static_cast<std::size_t>(1025 + j)] = min;
+      extremes[static_cast<std::size_t>(2050 + j)] = j % 2 ? min : max;
+    }
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 1025, extremes),
+              (std::vector<std::int64_t>{1025 * std::int64_t{max}, 1025 * std::int64_t{min},
+                                         513 * std::int64_t{max} + 512 * std::int64_t{min}}));
+    // Odd sizes of random int32 against one host thread; more rows than a league's teams.
+    std::mt19937 engine(7);
+    for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{17, 33}, {33, 17}, {1048577, 1}}) {
+      std::vector<std::int32_t> a(static_cast<std::size_t>(rows * columns));
+      for (auto& x : a) x = static_cast<std::int32_t>(engine());
+      EXPECT_EQ(row_sums_on<TypeParam>(way, rows, columns, a), host_row_sums(rows, columns, a));
+    }
+  }
+}
+
+// |sum - exact| <= 2(m - 1) u sum |a_ij| (any order of the m - 1 adds), against double.
+TYPED_TEST(Rows, Float32RowSumsWithinTheBoundOfAnyOrder) {
+  std::mt19937 engine(11);
+  std::uniform_real_distribution<float> signed_values(-1.0f, 1.0f);
+  for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{1, 1}, {17, 33}, {5, 4099}, {1001, 2}}) {
+    std::vector<float> a(static_cast<std::size_t>(rows * columns));
+    for (auto& x : a) x = signed_values(engine);
+    const double u = std::numeric_limits<float>::epsilon() / 2;
+    for (const Way way : {Way::team, Way::flat}) {
+      const auto sums = row_sums_on<TypeParam>(way, rows, columns, a);
+      for (Index i = 0; i < rows; ++i) {
+        double exact = 0, magnitudes = 0;
+        for (Index j = 0; j < columns; ++j) {
+          exact += a[static_cast<std::size_t>(i * columns + j)];
+          magnitudes += std::abs(a[static_cast<std::size_t>(i * columns + j)]);
+        }
+        EXPECT_LE(std::abs(sums[static_cast<std::size_t>(i)] - exact), 2.0 * static_cast<double>(columns - 1) * u * magnitudes + 1e-12)
+            << rows << " x " << columns << ", row " << i;
+      }
+    }
+  }
+}
+
+template <class Space, class Acc>
+std::vector<float> norms_on(Index rows, Index columns, const std::vector<float>& values) {
+  return per_row<Space>(
+      [](const Space& exec, const auto& a, const auto& norms) { nbk::l2_norm::row_norms<Acc>(exec, a, norms); }, rows,
+      columns, values, std::numeric_limits<float>::quiet_NaN());
+}
+
+template <class Acc>
+std::vector<float> host_norms(Index rows, Index columns, const std::vector<float>& values) {
+  std::vector<float> norms(static_cast<std::size_t>(rows));
+  nbk::l2_norm::host_row_norms<Acc>(values.data(), rows, columns, norms.data());
+  return norms;
+}
+
+template <class Space, class Acc>
+void expect_known_norms() {
+  for (const auto& norms_of : {norms_on<Space, Acc>, host_norms<Acc>}) {
+    EXPECT_EQ(norms_of(2, 2, {3, 4, -3, -4}), (std::vector<float>{5, 5}));
+    EXPECT_EQ(norms_of(2, 3, {1, 2, 2, 0, 0, 0}), (std::vector<float>{3, 0}));
+    EXPECT_EQ(norms_of(1, 1, {-2.5f}), std::vector<float>{2.5f});
+    EXPECT_TRUE(norms_of(0, 3, {}).empty());
+    EXPECT_EQ(norms_of(2, 0, {}), std::vector<float>(2, 0.0f));
+  }
+}
+
+TYPED_TEST(Rows, NormsOfKnownVectors) {
+  expect_known_norms<TypeParam, double>();
+  expect_known_norms<TypeParam, float>();
+}
+
+// (1e30, 1e30, 0): its norm 1.41e30 is a float32, its squares are not (above 3.4e38).
+// (1e-30, 1e-30, 0): its norm is a normal float32, its squares flush to 0 in float32.
+// (3e38, 1e38, 0): its norm 3.16e38 is just inside float32's range; (3e38, 3e38, 0)'s is not.
+TYPED_TEST(Rows, DoubleAccumulatorNeitherOverflowsNorUnderflows) {
+  const std::vector<float> extremes = {1e30f, 1e30f, 0, 1e-30f, 1e-30f, 0, 3e38f, 1e38f, 0, 3e38f, 3e38f, 0};
+  const auto norm = [](float x, float y) { return static_cast<float>(std::hypot(double{x}, double{y})); };
+  for (const auto& norms : {norms_on<TypeParam, double>(4, 3, extremes), host_norms<double>(4, 3, extremes)}) {
+    EXPECT_FLOAT_EQ(norms[0], norm(1e30f, 1e30f));
+    EXPECT_FLOAT_EQ(norms[1], norm(1e-30f, 1e-30f));
+    EXPECT_FLOAT_EQ(norms[2], norm(3e38f, 1e38f));
+    EXPECT_TRUE(std::isfinite(norms[2]));
+    EXPECT_TRUE(std::isinf(norms[3]));  // the norm itself is beyond float32
+  }
+  // What float32 squares do: inf for the huge rows, 0 for the tiny one.
+  const auto naive = norms_on<TypeParam, float>(4, 3, extremes);
+  EXPECT_TRUE(std::isinf(naive[0]));
+  EXPECT_EQ(naive[1], 0.0f);
+  EXPECT_TRUE(std::isinf(naive[2]));
+}
+
+}  // namespace
