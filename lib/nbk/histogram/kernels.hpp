@@ -34,9 +34,14 @@ KOKKOS_INLINE_FUNCTION int bin_of(float x, const Bins& bins) {
 // a sample's offset is 2 |xmin| / width bins too low. With xmin = -4 and 100 bins that is
 // below the histogram, where its range check drops it, except for the top bin's samples,
 // whose small negative offset truncates to 0: everything lands in bin 0 or nowhere.
-KOKKOS_INLINE_FUNCTION int document_bin_of(float x, const Bins& bins) {
+KOKKOS_INLINE_FUNCTION int document_unchecked_bin_of(float x, const Bins& bins) {
   const float width = (bins.xmax - bins.xmin) / static_cast<float>(bins.count);
-  const int bin = static_cast<int>((x + bins.xmin) / width);
+  return static_cast<int>((x + bins.xmin) / width);
+}
+
+// The document's formula with its range check: -1 outside the histogram.
+KOKKOS_INLINE_FUNCTION int document_bin_of(float x, const Bins& bins) {
+  const int bin = document_unchecked_bin_of(x, bins);
   return bin >= 0 && bin < bins.count ? bin : -1;
 }
 
@@ -120,10 +125,9 @@ void unchecked_document_histogram(const ExecSpace& exec, const X& x, const Bins&
   check_1d_arguments<ExecSpace, X>();
   check_1d_arguments<ExecSpace, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
-  const float width = (bins.xmax - bins.xmin) / static_cast<float>(bins.count);
   Kokkos::parallel_for(
       "nbk::histogram::unchecked_document", range(exec, 0, static_cast<Index>(x.extent(0))),
-      KOKKOS_LAMBDA(Index i) { Kokkos::atomic_increment(&histogram(static_cast<int>((x(i) + bins.xmin) / width))); });
+      KOKKOS_LAMBDA(Index i) { Kokkos::atomic_increment(&histogram(document_unchecked_bin_of(x(i), bins))); });
 }
 
 // One host thread, the reference every variant must match exactly.
