@@ -120,7 +120,10 @@ void release_problems() { last_problem() = LastProblem{}; }
 void register_all() {
   for (const Experiment& e : exp::all_experiments()) {
     const auto& sizes = e.bench_sizes.empty() ? e.sizes : e.bench_sizes;
-    for (const Variant& v : e.variants)
+    for (const Variant& v : e.variants) {
+      // One process: the ranks-* variants of an MPI build are measured by the programs under
+      // mpiexec (README, "More than one device").
+      if (v.distributed) continue;
       for (const Size& size : sizes)
         for (const bool transfers : {false, true}) {
           if (transfers && !v.timed_with_transfers) continue;
@@ -130,6 +133,7 @@ void register_all() {
             bm_variant(state, e, v, size, transfers);
           })->UseManualTime()->Unit(benchmark::kMillisecond);
         }
+    }
   }
   for_each_enabled_space([](auto tag) {
     using Space = typename decltype(tag)::type;

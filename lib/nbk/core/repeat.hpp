@@ -17,19 +17,27 @@ struct RepeatedTiming {
   int repetitions = 0;  // 0: not timed
 };
 
+// Whose clock a timing reads: this process's, or (for work split across MPI ranks) the
+// slowest rank's, started after a barrier.
+enum class Clock { this_process, slowest_rank };
+
 struct NoAfter {
   void operator()() const {}
 };
 
 template <class F, class After = NoAfter>
-RepeatedTiming time_repeated(const std::string& label, int repetitions, F&& f, After&& after = {}) {
+RepeatedTiming time_repeated(const std::string& label, int repetitions, F&& f, After&& after = {},
+                             Clock clock = Clock::this_process) {
+  auto time = [&](const std::string& what) {
+    return clock == Clock::slowest_rank ? time_slowest_rank(what, f) : time_fenced(what, f);
+  };
   RepeatedTiming timing;
   timing.repetitions = repetitions;
-  timing.first = time_fenced(label + " (first call)", f);
+  timing.first = time(label + " (first call)");
   after();
   std::vector<double> seconds;
   for (int rep = 0; rep < repetitions; ++rep) {
-    seconds.push_back(time_fenced(label, f));
+    seconds.push_back(time(label));
     after();
   }
   if (seconds.empty()) return timing;

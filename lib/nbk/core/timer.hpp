@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/ranks/ranks.hpp"
 
 namespace nbk {
 
@@ -19,6 +20,19 @@ double time_fenced(const std::string& label, F&& f) {
   std::forward<F>(f)();
   nbk::fence("nbk::time_fenced(stop): " + label);
   return timer.seconds();
+}
+
+// Seconds the slowest rank took for f(), every rank fenced and past a barrier when its clock
+// starts, so no rank's time includes waiting for another to arrive; collective. With one
+// process it is time_fenced.
+template <class F>
+double time_slowest_rank(const std::string& label, F&& f) {
+  nbk::fence("nbk::time_slowest_rank(start): " + label);
+  ranks::barrier();
+  Kokkos::Timer timer;
+  std::forward<F>(f)();
+  nbk::fence("nbk::time_slowest_rank(stop): " + label);
+  return ranks::max(timer.seconds());
 }
 
 }  // namespace nbk

@@ -8,6 +8,7 @@
 
 #include "nbk/core/errors.hpp"
 #include "nbk/core/memory.hpp"
+#include "nbk/ranks/ranks.hpp"
 #include "nbk/report/table.hpp"
 
 namespace nbk::exp {
@@ -26,11 +27,16 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
   result.size = size;
   result.traffic = traffic_of(experiment, variant, size);
   result.skipped = shortfall(variant, size);
+  // The ranks of a distributed variant run it together or not at all.
+  if (variant.distributed && ranks::first_with(!result.skipped.empty()) >= 0 && result.skipped.empty())
+    result.skipped = "another rank lacks the memory for its slice";
   if (!result.skipped.empty()) return result;
 
   const std::unique_ptr<Case> instance = variant.make(problem, size);
   const std::string label = experiment.name + " " + variant.name + " " + variant.space + " " + size.text();
-  result.steady = time_repeated(label, repetitions, [&] { instance->run(); }, [&] { instance->record(); });
+  const Clock clock = variant.distributed ? Clock::slowest_rank : Clock::this_process;
+  auto record = [&] { instance->record(); };
+  result.steady = time_repeated(label, repetitions, [&] { instance->run(); }, record, clock);
   if (variant.timed_with_transfers)
     result.with_transfers = time_repeated(
         label + " with transfers", repetitions,
@@ -39,7 +45,7 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
           instance->run();
           instance->download();
         },
-        [&] { instance->record(); });
+        record, clock);
   result.verdict = instance->verdict();
   return result;
 }

@@ -98,6 +98,10 @@ struct Variant {
   // The variant whose best time at the same size this one's speed-up is taken against (the
   // documents' speed-up tables); "" for none.
   std::string speedup_against;
+  // Split across the MPI ranks (exp::across_ranks, nbk/experiment/across_ranks.hpp): every rank
+  // makes and runs its case together, and the timings are the slowest rank's. Under more
+  // than one rank a program runs only these.
+  bool distributed = false;
 };
 
 // A size sweep that finds where the device starts to beat the host: the crossover the

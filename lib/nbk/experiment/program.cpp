@@ -7,12 +7,15 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "nbk/core/cli.hpp"
 #include "nbk/core/errors.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/experiment/driver.hpp"
+#include "nbk/ranks/ranks.hpp"
 #include "nbk/report/app_options.hpp"
+#include "nbk/report/hardware.hpp"
 #include "nbk/report/json_file.hpp"
 #include "nbk/report/run_context.hpp"
 
@@ -45,6 +48,16 @@ std::string sizes_text(const std::vector<Size>& sizes) {
   return text;
 }
 
+// The variants the options select. Under more than one MPI rank, only those split across the
+// ranks: any other would run whole on every rank at once, each timing the others' load.
+std::vector<const Variant*> selection(const Experiment& e, const Options& o) {
+  auto selected = select_variants(e, o.variants, o.spaces, o.inject_bug);
+  if (ranks::count() > 1)
+    selected.erase(std::remove_if(selected.begin(), selected.end(), [](const Variant* v) { return !v->distributed; }),
+                   selected.end());
+  return selected;
+}
+
 // Everything is checked before Kokkos starts or anything is allocated: bad input is one
 // line and exit 2, never a failed allocation.
 void check(const Experiment& e, Options& o) {
@@ -55,8 +68,12 @@ void check(const Experiment& e, Options& o) {
   o.settings.verbose = o.verbose;
   o.probe_elements = parse_probe_size(o.probe_text);
   if (!o.sweep_to_text.empty()) o.sweep_max = parse_count(o.sweep_to_text, "--sweep-to");
-  require_writable(o.json_path);
-  const auto selected = select_variants(e, o.variants, o.spaces, o.inject_bug);
+  if (ranks::leader()) require_writable(o.json_path);  // rank 0 writes it
+  const auto selected = selection(e, o);
+  if (ranks::count() > 1 && !e.variants.empty() && selected.empty())
+    throw InputError(fmt::format("{} ranks: no variant of this build that matches the --variant and --space given is "
+                                 "split across ranks (the ranks-* variants); run other variants as one process",
+                                 ranks::count()));
   if (!e.variants.empty() && selected.empty())
     throw InputError(o.inject_bug ? "no injected bug of this build matches the --variant and --space given"
                                   : "no variant of this build matches the --variant and --space given"
@@ -74,19 +91,59 @@ void check(const Experiment& e, Options& o) {
   }
 }
 
+// Under several ranks every rank probes its own space at the same time, and a distributed
+// row, whose bytes are the whole array's, is judged by the sum of their figures. Collective.
+void sum_over_ranks(Probes& probes, const std::set<std::string>& spaces) {
+  if (ranks::count() == 1) return;
+  for (const std::string& space : spaces) {
+    const auto found = probes.find(space);
+    if (ranks::first_with(found == probes.end()) >= 0) {
+      if (found != probes.end()) probes.erase(found);
+      continue;
+    }
+    ProbeResult& p = found->second;
+    p.copy_gb_per_s = ranks::sum(p.copy_gb_per_s);
+    p.triad_gb_per_s = ranks::sum(p.triad_gb_per_s);
+    p.memcpy_gb_per_s = ranks::sum(p.memcpy_gb_per_s);
+    p.verified = ranks::all(p.verified);
+    if (ranks::all(p.link.has_value()) && p.link)
+      for (double* rate : {&p.link->h2d_pageable, &p.link->h2d_pinned, &p.link->d2h_pageable, &p.link->d2h_pinned})
+        *rate = ranks::sum(*rate);
+    else
+      p.link.reset();
+  }
+}
+
 int run(const Experiment& e, Options& o, bool kokkos_up) {
   o.settings.kokkos_initialized = kokkos_up;
-  const auto selected = select_variants(e, o.variants, o.spaces, o.inject_bug);
+  const auto selected = selection(e, o);
   if (o.inject_bug)
     std::cerr << program_name(e) << ": --inject-bug: these variants write out of bounds on purpose: the debug "
                  "preset's bounds checks abort at the first write, compute-sanitizer reports it on a GPU, and any "
                  "other build corrupts memory\n";
   std::set<std::string> spaces;
   for (const Variant* v : selected) spaces.insert(reference_space(*v));
-  const Probes probes = kokkos_up ? probe_spaces(spaces, o.probe_elements) : Probes{};
+  std::string layout;
+  if (ranks::enabled) {
+    layout = ranks::describe_layout(cuda_device_count());
+    std::cout << "MPI: " << layout << '\n';
+    if (ranks::count() > 1)
+      std::cout << "Every rank probes its space at the same time; the % columns divide by the sum of the ranks' "
+                   "figures.\n";
+    const int threads = kokkos_up ? Kokkos::DefaultHostExecutionSpace().concurrency() : 1;
+    const auto cores = static_cast<int>(std::thread::hardware_concurrency());
+    if (cores > 0 && threads * ranks::local_count() > cores)
+      std::cout << fmt::format("Note: {} ranks x {} host threads on {} cores here: the ranks' threads compete for "
+                               "cores (set OMP_NUM_THREADS to cores / ranks).\n",
+                               ranks::local_count(), threads, cores);
+  }
+  ranks::barrier();
+  Probes probes = kokkos_up ? probe_spaces(spaces, o.probe_elements) : Probes{};
+  sum_over_ranks(probes, spaces);
 
   nlohmann::json doc = {{"experiment", e.name}, {"title", e.title}, {"document", e.document}};
   if (kokkos_up) doc["context"] = run_context();
+  if (ranks::enabled) doc["ranks"] = {{"count", ranks::count()}, {"layout", layout}};
   doc["repetitions"] = o.repetitions;
   if (e.seeded) doc["seed"] = o.settings.seed;
   doc["probes"] = probes_json(probes);
@@ -128,7 +185,7 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
   }
   if (e.explain && last_problem) e.explain(std::cout, *last_problem);
 
-  if (!o.no_sweep)
+  if (!o.no_sweep && ranks::count() == 1)
     for (const Sweep& plan : e.sweeps) {
       const SweepResult sweep = run_sweep(e, plan, o.settings, o.sweep_max);
       print_sweep(std::cout, sweep);
@@ -136,7 +193,8 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
       ok = ok && sweep.verified;
     }
 
-  if (!o.json_path.empty()) write_json_file(o.json_path, doc);
+  ok = ranks::all(ok);
+  if (!o.json_path.empty() && ranks::leader()) write_json_file(o.json_path, doc);
   if (!ok) std::cerr << "nbk-" << e.name << ": verification FAILED\n";
   return ok ? exit_ok : exit_verification_failed;
 }
@@ -149,7 +207,26 @@ std::string program_name(const Experiment& experiment) {
   return name;
 }
 
+// argv for Kokkos::initialize: under MPI on a machine with GPUs, each rank takes the GPU of its
+// local rank (modulo the GPUs there), unless the command line already chose one.
+std::vector<char*> kokkos_arguments(int argc, char* argv[], std::string& device_argument) {
+  std::vector<char*> args(argv, argv + argc);
+  const int devices = cuda_device_count();
+  const bool chosen = std::any_of(args.begin(), args.end(), [](const char* a) {
+    const std::string arg(a);
+    return arg.rfind("--kokkos-device-id", 0) == 0 || arg.rfind("--kokkos-num-devices", 0) == 0;
+  });
+  if (ranks::enabled && devices > 0 && !chosen) {
+    device_argument = "--kokkos-device-id=" + std::to_string(ranks::local_rank() % devices);
+    args.push_back(device_argument.data());
+  }
+  args.push_back(nullptr);
+  return args;
+}
+
 int run_program(const Experiment& e, int argc, char* argv[]) {
+  // Under mpiexec every rank runs this; rank 0 alone prints (ranks::Session).
+  ranks::Session session(argc, argv);
   CLI::App app{e.document + ": " + e.title + ".\nKokkos flags (--kokkos-NAME=VALUE) pass through."};
   app.name(program_name(e));
   Options o;
@@ -180,15 +257,36 @@ int run_program(const Experiment& e, int argc, char* argv[]) {
   app.add_option("--json", o.json_path, "also write the results as JSON to this file");
   if (auto code = parse_command_line(app, argc, argv)) return *code;
 
+  // Every rank checks its input; if any rank finds it bad, every rank exits 2 and the lowest
+  // such rank says why, in one line.
+  std::string bad_input;
   try {
     check(e, o);
-    const bool usable = device_usable();
     if (e.needs_device) require_usable_device();
-    std::optional<Kokkos::ScopeGuard> kokkos;
-    if (usable) kokkos.emplace(argc, argv);
+  } catch (const InputError& error) {
+    bad_input = error.what();
+  }
+  if (const int reporter = ranks::first_with(!bad_input.empty()); reporter >= 0) {
+    if (reporter == ranks::rank()) ranks::error_stream() << app.get_name() << ": error: " << bad_input << std::endl;
+    return exit_bad_input;
+  }
+
+  const bool usable = device_usable();
+  std::string device_argument;
+  std::vector<char*> args = kokkos_arguments(argc, argv, device_argument);
+  int kokkos_argc = static_cast<int>(args.size()) - 1;
+  std::optional<Kokkos::ScopeGuard> kokkos;
+  if (usable) kokkos.emplace(kokkos_argc, args.data());
+  try {
     return run(e, o, usable);
   } catch (const InputError& error) {
-    return report_input_error(app.get_name(), error.what());
+    if (ranks::count() == 1) return report_input_error(app.get_name(), error.what());
+    ranks::error_stream() << app.get_name() << ": error: " << error.what() << std::endl;
+    ranks::abort_job(exit_bad_input);  // the other ranks may be waiting in a collective
+  } catch (const std::exception& error) {
+    if (ranks::count() == 1) throw;
+    ranks::error_stream() << app.get_name() << ": rank " << ranks::rank() << ": " << error.what() << std::endl;
+    ranks::abort_job(exit_verification_failed);
   }
 }
 

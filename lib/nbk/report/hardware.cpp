@@ -223,6 +223,17 @@ std::string cuda_unusable_reason() {
   return "";
 }
 
+int cuda_device_count() {
+  int count = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    count = 0;
+  }
+#endif
+  return count;
+}
+
 CudaReport cuda_report() {
   CudaReport report;
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -69,6 +69,9 @@ CudaReport cuda_report();
 // only cudaGetDeviceCount, so no context is created on any device (cuda_report() makes
 // one on each).
 std::string cuda_unusable_reason();
+// The CUDA devices this process sees (cudaGetDeviceCount, no context made); 0 when CUDA is not
+// in the build or the runtime reports an error.
+int cuda_device_count();
 
 // FP32 cores per multiprocessor for compute capability major.minor, Kepler to Blackwell;
 // 0 when the table does not know it.
