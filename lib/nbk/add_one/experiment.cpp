@@ -7,6 +7,7 @@
 
 #include "nbk/add_one/methods.hpp"
 #include "nbk/core/memory.hpp"
+#include "nbk/experiment/across_ranks.hpp"
 
 namespace nbk::experiments {
 
@@ -24,11 +25,11 @@ struct Problem final : exp::Problem {
   }
 };
 
+// The case for the size it is given: the whole array, or one rank's slice of it.
 template <class Make>
 exp::CaseMaker make_case(Make make) {
-  return exp::maker<Problem>([make](const Problem& p, const Size&) { return make(p.n); });
+  return exp::maker<Problem>([make](const Problem&, const Size& s) { return make(s.elements()); });
 }
-
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
@@ -42,6 +43,13 @@ void add_variants(std::vector<exp::Variant>& variants) {
   resident.footprint = exp::arrays_of<Space, add_one::Element>(1, device ? 1 : 0);
   resident.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Resident<Space>>(n); });
   variants.push_back(exp::on<Space>(resident));
+  // The documents' two-device runs: the array split across MPI ranks, each rank's slice on
+  // its own space (its own GPU where there are several), no communication in a call.
+  auto across_ranks = [&](exp::Variant v, const char* document) {
+    v.document = document;
+    if constexpr (ranks::enabled) variants.push_back(exp::across_ranks(exp::on<Space>(std::move(v))));
+  };
+  across_ranks(resident, "");
   if (!device) return;
 
   exp::Variant managed{"managed"};
@@ -74,6 +82,9 @@ void add_variants(std::vector<exp::Variant>& variants) {
   split.document = "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong";
   split.make = make_case([](std::int64_t n) { return std::make_unique<add_one::SplitStreams<Space>>(n); });
   variants.push_back(exp::on<Space>(split));
+
+  across_ranks(managed, "cuda.jit implicit, 2 GPUs: 4.87 s / 1.72 s");
+  across_ranks(explicit_copies, "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong");
 }
 
 void explain(std::ostream& out, const exp::Problem&) {
@@ -87,6 +98,11 @@ void explain(std::ostream& out, const exp::Problem&) {
          "1.72 s; explicit 2 GPUs 3.6 s / 3.15 s, whose second call printed [1 1 1 ...]: it copied the\n"
          "untouched input again. Here every call builds on the one before, and after c calls every\n"
          "element must be c.\n";
+  if (ranks::enabled)
+    out << "\nranks-*: the array split across the MPI ranks (contiguous slices, sizes differing by at most\n"
+           "one), each rank's slice on its own space and GPU, every element checked on its rank. A call\n"
+           "starts after a barrier and ends when the slowest rank is done; nothing crosses between ranks\n"
+           "in a call. GB/s counts the whole array.\n";
 }
 
 }  // namespace

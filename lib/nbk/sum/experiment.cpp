@@ -4,6 +4,7 @@
 // exact sum.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -11,7 +12,9 @@
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/core/vendor_reduce.hpp"
+#include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/report/table.hpp"
 #include "nbk/sum/accuracy.hpp"
 #include "nbk/sum/kernels.hpp"
 
@@ -167,6 +170,56 @@ class OnSpace final : public exp::Case {
   double result_ = 0;
 };
 
+// The sum split across MPI ranks: each rank reduces its slice on its space, then
+// MPI_Allreduce adds the partials (in the accumulator's type) and gives every rank the sum.
+// The call is both; the kernel and the communication are also timed apart, on every rank,
+// and the table shows the slowest rank's of each.
+template <class Space>
+class AcrossRanks final : public exp::Case {
+ public:
+  AcrossRanks(const Problem& p, Kind kind)
+      : kind_(kind),
+        n_(p.size()),
+        slice_(ranks::my_slice(p.size())),
+        x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::slice"), slice_.size()),
+        tracker_(p, kind == Kind::accurate ? unit_roundoff<double>() : unit_roundoff<float>(),
+                 kind == Kind::accurate ? "double" : "float", "slices on " + std::to_string(ranks::count()) + " ranks") {
+    Kokkos::deep_copy(exec_, x_, Kokkos::subview(p.host, std::make_pair(slice_.begin, slice_.end)));
+    nbk::fence(exec_, "nbk::sum slice upload");
+  }
+  void run() override {
+    Kokkos::Timer timer;  // a reduction into a host value returns when it is done
+    const double local = kind_ == Kind::accurate ? sum::accurate_sum(exec_, x_) : sum::builtin_sum(exec_, x_);
+    kernel_ = timer.seconds();
+    result_ = kind_ == Kind::accurate ? ranks::sum(local) : ranks::sum(static_cast<float>(local));
+    communication_ = timer.seconds() - kernel_;
+  }
+  void record() override {
+    kernel_best_ = std::min(kernel_best_, ranks::max(kernel_));
+    communication_best_ = std::min(communication_best_, ranks::max(communication_));
+    tracker_.record(result_);
+  }
+  exp::Verdict verdict() override {
+    exp::Verdict v = exp::merged_over_ranks(tracker_.verdict());
+    exp::describe_split(v, ranks::slice_of(n_, 0, ranks::count()).size());
+    v.cells.emplace_back("kernel", format_seconds(kernel_best_));
+    v.cells.emplace_back("comm", format_seconds(communication_best_));
+    v.details["kernel_best_s"] = kernel_best_;
+    v.details["communication_best_s"] = communication_best_;
+    return v;
+  }
+
+ private:
+  Kind kind_;
+  std::int64_t n_;
+  Space exec_;
+  ranks::Slice slice_;
+  Kokkos::View<float*, typename Space::memory_space> x_;
+  Tracker tracker_;
+  double result_ = 0, kernel_ = 0, communication_ = 0;
+  double kernel_best_ = INFINITY, communication_best_ = INFINITY;
+};
+
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
   struct Row {
@@ -201,6 +254,21 @@ void add_variants(std::vector<exp::Variant>& variants) {
     v.make = exp::case_of<OnSpace<Space>, Problem>(row.kind);
     variants.push_back(exp::on<Space>(v));
   }
+  if constexpr (ranks::enabled)
+    for (const Row& row : {Row{"ranks-builtin", Kind::builtin, "parallel_reduce on each rank's slice, float "
+                                                               "accumulator; MPI_Allreduce of the float partials", ""},
+                           Row{"ranks-accurate", Kind::accurate, "the double accumulator on each rank's slice; "
+                                                                 "MPI_Allreduce of the double partials", ""}}) {
+      exp::Variant v{row.name};
+      v.moves = std::string(row.moves) + "; data resident";
+      v.first_call = device ? "module load" : "";
+      v.distributed = true;
+      v.footprint = [](const Size& s) {
+        return exp::arrays_of<Space, float>(1)(Size{ranks::my_slice(s.elements()).size()});
+      };
+      v.make = exp::case_of<AcrossRanks<Space>, Problem>(row.kind);
+      variants.push_back(exp::on<Space>(v));
+    }
 }
 
 void explain(std::ostream& out, const exp::Problem& problem) {
@@ -235,6 +303,12 @@ void explain(std::ostream& out, const exp::Problem& problem) {
       "result; the tests therefore also sum integer-valued data, whose every partial sum is exact in\n"
       "float, and require the exact answer from every variant.\n",
       static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
+  if (ranks::enabled)
+    out << "\nranks-*: each MPI rank sums its contiguous slice on its space, then MPI_Allreduce adds the\n"
+           "partials in the accumulator's type (float or double) and every rank holds the sum and checks it.\n"
+           "A call is both, from a barrier to the slowest rank; 'kernel' and 'comm' are the slowest rank's\n"
+           "time in each part, best over the calls. Every rank makes the whole input from the seed and keeps\n"
+           "its slice, so the data and the exact sum are those of the one-process rows.\n";
 }
 
 }  // namespace
