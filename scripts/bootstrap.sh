@@ -9,8 +9,9 @@
 #      CMake, Ninja, nvcc, the patch), so a second run costs nothing and an upgraded
 #      toolchain gets a fresh install instead of an old one.
 #
-# Usage: scripts/bootstrap.sh [serial|openmp|cuda|debug|host|all]...   (default: host)
-#   host = serial openmp debug; all = host + cuda.
+# Usage: scripts/bootstrap.sh [serial|openmp|cuda|debug|mpi|host|all]...   (default: host)
+#   host = serial openmp debug; all = host + cuda; mpi = the openmp flavour plus Debian's
+#   Open MPI (libopenmpi-dev, openmpi-bin) for the mpi preset.
 # Environment:
 #   NBK_CACHE      where Kokkos sources and installs live (default: ~/.cache/nbk)
 #   NBK_NO_APT     set to 1 to skip apt-get (packages already installed)
@@ -36,17 +37,20 @@ patch_file="$repo/cmake/patches/kokkos-$kokkos_version-cuda13.patch"
 fat_cuda_arch=80,90         # A100 and H100/H200 native, PTX 9.0 for anything newer
 
 flavours=()
+want_mpi=0
 for arg in "${@:-host}"; do
   case "$arg" in
     serial|openmp|cuda|debug) flavours+=("$arg") ;;
+    mpi)  flavours+=(openmp); want_mpi=1 ;;
     host) flavours+=(serial openmp debug) ;;
     all)  flavours+=(serial openmp debug cuda) ;;
     -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
-    *) echo "bootstrap: unknown flavour '$arg' (expected serial, openmp, cuda, debug, host or all)" >&2; exit 2 ;;
+    *) echo "bootstrap: unknown flavour '$arg' (expected serial, openmp, cuda, debug, mpi, host or all)" >&2; exit 2 ;;
   esac
 done
 
 apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3-matplotlib)
+((want_mpi)) && apt_packages+=(libopenmpi-dev openmpi-bin)
 
 install_packages() {
   [[ "${NBK_NO_APT:-0}" == 1 ]] && return
@@ -220,4 +224,5 @@ fi
 
 install_packages
 src=$(kokkos_source)
+mapfile -t flavours < <(printf '%s\n' "${flavours[@]}" | awk '!seen[$0]++')  # mpi and openmp share one
 for f in "${flavours[@]}"; do build_flavour "$f" "$src"; done

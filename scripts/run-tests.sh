@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command: installs what it needs, then configures, builds and tests the serial,
-# openmp and debug (ASan + UBSan + Kokkos bounds checks) presets. On a machine with a GPU
-# the cuda preset's tests run too.
-# Usage: scripts/run-tests.sh [preset ...]     (default: serial openmp debug [cuda])
+# openmp, debug (ASan + UBSan + Kokkos bounds checks) and mpi (the ranks-* variants under
+# mpiexec -n 1 and -n 2, Open MPI from Debian) presets. On a machine with a GPU the cuda
+# preset's tests run too.
+# Usage: scripts/run-tests.sh [preset ...]     (default: serial openmp debug mpi [cuda])
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
@@ -10,7 +11,7 @@ source "$here/common.sh"
 
 presets=("$@")
 if ((${#presets[@]} == 0)); then
-  presets=(serial openmp debug)
+  presets=(serial openmp debug mpi)
   have_gpu && presets+=(cuda)
 fi
 bash "$here/bootstrap.sh" "${presets[@]}"

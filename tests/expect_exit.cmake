@@ -1,5 +1,6 @@
 # Runs a program and checks its exit code and, for errors, that stderr is exactly one line.
-#   cmake -DEXPECT=<code> -DPROGRAM=<path> "-DARGS=a;b;c" [-DJSON=<file to parse>] [-DSTDERR=<regex>] -P expect_exit.cmake
+#   cmake -DEXPECT=<code> -DPROGRAM=<path> "-DARGS=a;b;c" [-DJSON=<file to parse>] [-DSTDERR=<regex>]
+#         [-DSTDOUT=<regex>] -P expect_exit.cmake
 # EXPECT may be "Subprocess aborted" (what execute_process reports for SIGABRT).
 execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL EXPECT)
@@ -14,6 +15,9 @@ if(EXPECT STREQUAL "2")
 endif()
 if(STDERR AND NOT err MATCHES "${STDERR}")
   message(FATAL_ERROR "${PROGRAM} ${ARGS}: stderr does not match '${STDERR}':\n${err}")
+endif()
+if(STDOUT AND NOT out MATCHES "${STDOUT}")
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}: stdout does not match '${STDOUT}':\n${out}")
 endif()
 if(JSON)
   file(READ "${JSON}" json_text)

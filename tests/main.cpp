@@ -5,14 +5,18 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "nbk/report/app_options.hpp"
 #include "nbk/core/errors.hpp"
+#include "nbk/ranks/ranks.hpp"
+#include "nbk/report/app_options.hpp"
 
 int main(int argc, char* argv[]) {
   // Kokkos prints an OMP_PROC_BIND advice to stdout when it is unset, and test discovery
   // would read those lines as test names. Unset already means "false" to the OpenMP
   // runtime, which is also Kokkos' advice for unit tests; a value the user set is kept.
   setenv("OMP_PROC_BIND", "false", /*overwrite=*/0);
+  // In an MPI build the same binary runs under mpiexec for the ranks-* variants (tests/mpi.cmake):
+  // every rank runs every selected test in the same order, and prints its own failures.
+  nbk::ranks::Session ranks(argc, argv, nbk::ranks::Output::every_rank);
   ::testing::InitGoogleTest(&argc, argv);
   try {
     nbk::require_usable_device();
