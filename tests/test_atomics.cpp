@@ -72,9 +72,8 @@ TEST(HistogramBins, TheDocumentsFormulaLandsInTheWrongBins) {
 TEST(HistogramBins, SlotIsTheBinOrTheSpare) {
   for (const int count : {1, 16, 100, 4096}) {
     const Bins bins{-4, 4, count};
-    const auto slot = [&](float x) {
-      return nbk::histogram::slot_of(x, bins.xmin, bins.xmax, bins.per_unit(), bins.count);
-    };
+    const auto slots = nbk::histogram::slots_of(bins);
+    const auto slot = [&](float x) { return nbk::histogram::slot_of(x, slots); };
     const auto expected = [&](float x) {
       const int bin = nbk::histogram::bin_of(x, bins);
       return bin >= 0 ? bin : count;

@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 
+#include <cmath>
 #include <cstdint>
 
 #include "nbk/core/compat.hpp"
@@ -32,19 +33,30 @@ KOKKOS_INLINE_FUNCTION int bin_of(float x, const Bins& bins) {
   return bin < bins.count ? bin : bins.count - 1;
 }
 
-// bin_of with the samples it drops sent to one more bin, `count`, without a branch: the
-// same float operations on every sample inside the range, so the same bin, in a form a
-// compiler turns into vector code. The scaled offset is clamped to [0, count] before the
-// conversion (NaN to 0: `off > 0` is false), so nothing outside int's range is converted,
-// and written as compare-and-select because GCC, under its default -ftrapping-math, will not
-// vectorize a conversion it could only reach through a branch.
-KOKKOS_INLINE_FUNCTION int slot_of(float x, float xmin, float xmax, float per_unit, int count) {
-  const float top = static_cast<float>(count);
-  const float offset = (x - xmin) * per_unit;
+// bin_of with the samples it drops sent to one more bin, `count`, without a branch, in a
+// form a compiler turns into vector code. Inside the range it is bin_of's bin: the same
+// scaled offset, clamped to [0, the float just below count] before the conversion, which
+// truncates to bin_of's bin or, for an offset that rounds up to count, to count - 1 as
+// bin_of's clamp does. Outside (and NaN) the converted value is `count` itself, so nothing
+// outside int's range is ever converted. Written as compare-and-select: GCC, under its
+// default -ftrapping-math, will not vectorize a conversion it can only reach through a branch.
+struct Slots {
+  float xmin, xmax, per_unit;
+  float below;  // the largest float below count
+  float spare;  // count, as a float
+};
+
+inline Slots slots_of(const Bins& bins) {
+  const float spare = static_cast<float>(bins.count);
+  return {bins.xmin, bins.xmax, bins.per_unit(), std::nextafter(spare, 0.0f), spare};
+}
+
+KOKKOS_INLINE_FUNCTION int slot_of(float x, const Slots& s) {
+  const float offset = (x - s.xmin) * s.per_unit;
   const float low = offset > 0.0f ? offset : 0.0f;
-  const int bin = static_cast<int>(low < top ? low : top);
-  const int inside = (x >= xmin) & (x < xmax);
-  return inside ? (bin < count ? bin : count - 1) : count;
+  const float clamped = low < s.below ? low : s.below;
+  const int inside = (x >= s.xmin) & (x < s.xmax);
+  return static_cast<int>(inside ? clamped : s.spare);
 }
 
 // The document's formula, (x + xmin) / bin_width: it adds xmin where it must subtract it, so
@@ -164,20 +176,20 @@ void private_histogram_host(const ExecSpace& exec, const X& x, const Bins& bins,
   const int chunks = static_cast<int>((n + private_host_chunk - 1) / private_host_chunk);
   if (chunks == 0) return;
   const int copies = private_copies(bins.count);
-  const int slots = copies * (bins.count + 1);
-  const Policy policy = Policy(exec, chunks, 1).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(slots)));
+  const int size = copies * (bins.count + 1);
+  const Slots slots = slots_of(bins);
+  const Policy policy = Policy(exec, chunks, 1).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
   Kokkos::parallel_for(
       "nbk::histogram::private", policy, KOKKOS_LAMBDA(const Member& team) {
-        const Local local(team.team_scratch(0), slots);
-        for (int s = 0; s < slots; ++s) local(s) = 0;
-        const float xmin = bins.xmin, xmax = bins.xmax, per_unit = bins.per_unit();
+        const Local local(team.team_scratch(0), size);
+        for (int s = 0; s < size; ++s) local(s) = 0;
         const int count = bins.count, lane = copies - 1;
         const Index first = team.league_rank() * private_host_chunk;
         const Index last = first + private_host_chunk < n ? first + private_host_chunk : n;
         int slot[private_block];
         for (Index start = first; start < last; start += private_block) {
           const int m = last - start < private_block ? static_cast<int>(last - start) : private_block;
-          for (int j = 0; j < m; ++j) slot[j] = slot_of(x(start + j), xmin, xmax, per_unit, count) * copies + (j & lane);
+          for (int j = 0; j < m; ++j) slot[j] = slot_of(x(start + j), slots) * copies + (j & lane);
           for (int j = 0; j < m; ++j) ++local(slot[j]);
         }
         for (int b = 0; b < count; ++b) {
@@ -197,13 +209,13 @@ void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bin
   const int teams = static_cast<int>((n + samples_per_team - 1) / samples_per_team);
   if (teams == 0) return;
   const int copies = private_copies(bins.count);
-  const int slots = copies * bins.count;
+  const int size = copies * bins.count;
   const Policy policy =
-      Policy(exec, teams, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(slots)));
+      Policy(exec, teams, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
   Kokkos::parallel_for(
       "nbk::histogram::private", policy, KOKKOS_LAMBDA(const Member& team) {
-        const Local local(team.team_scratch(0), slots);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, slots), [&](int s) { local(s) = 0; });
+        const Local local(team.team_scratch(0), size);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int s) { local(s) = 0; });
         team.team_barrier();
         const int copy = team.team_rank() % copies;
         const Index first = team.league_rank() * samples_per_team;
