@@ -167,6 +167,17 @@ inline int private_copies(int count) {
   return copies;
 }
 
+// m samples from `start` into the copies: their slots first (vector code), then the
+// increments. The Slots come by value, so the compiler sees no store that could change them.
+template <class X, class Local>
+KOKKOS_INLINE_FUNCTION void private_count_block(const X& x, Index start, int m, const Slots s, int copies,
+                                                const Local& local) {
+  int slot[private_block];
+  const int lane = copies - 1;
+  for (int j = 0; j < m; ++j) slot[j] = slot_of(x(start + j), s) * copies + (j & lane);
+  for (int j = 0; j < m; ++j) ++local(slot[j]);
+}
+
 template <class ExecSpace, class X, class H>
 void private_histogram_host(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
@@ -183,14 +194,12 @@ void private_histogram_host(const ExecSpace& exec, const X& x, const Bins& bins,
       "nbk::histogram::private", policy, KOKKOS_LAMBDA(const Member& team) {
         const Local local(team.team_scratch(0), size);
         for (int s = 0; s < size; ++s) local(s) = 0;
-        const int count = bins.count, lane = copies - 1;
+        const int count = bins.count;
         const Index first = team.league_rank() * private_host_chunk;
         const Index last = first + private_host_chunk < n ? first + private_host_chunk : n;
-        int slot[private_block];
         for (Index start = first; start < last; start += private_block) {
           const int m = last - start < private_block ? static_cast<int>(last - start) : private_block;
-          for (int j = 0; j < m; ++j) slot[j] = slot_of(x(start + j), slots) * copies + (j & lane);
-          for (int j = 0; j < m; ++j) ++local(slot[j]);
+          private_count_block(x, start, m, slots, copies, local);
         }
         for (int b = 0; b < count; ++b) {
           int sum = 0;
