@@ -150,7 +150,7 @@ void explain(std::ostream& out, const exp::Problem&) {
          "private (ours, for a CPU): each thread counts a chunk into 8 int32 copies of the histogram\n"
          "(fewer when the bins are many), consecutive samples into different copies so that two in the\n"
          "same bin do not wait on each other, the bins of 256 samples computed at a time without a\n"
-         "branch; on a GPU it is the team kernel with 8 copies per team. Every variant must equal one\n"
+         "branch; on a GPU it is the team kernel with those copies per team. Every variant must equal one\n"
          "host thread's histogram exactly. The bin is floor((x - xmin) / width),\n"
          "with x itself checked against [xmin, xmax). On a CPU an atomic add is a locked instruction, and\n"
          "when two cores add into one cache line they take turns owning it: atomic rows are the slowest\n"
