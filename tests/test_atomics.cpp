@@ -1,6 +1,7 @@
 // Seed 003's atomics on every enabled space: the counter exact with atomics (and, on one
 // thread, without), the histogram's bin formula at its edges against the document's, and
-// every way of sharing the counts exact for one bin, few bins and many, empty input included.
+// every way of sharing the counts (private copies included) exact for one bin, few bins and
+// many, empty input included.
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
@@ -66,6 +67,27 @@ TEST(HistogramBins, TheDocumentsFormulaLandsInTheWrongBins) {
   EXPECT_EQ(nbk::histogram::document_bin_of(3.95f, hundred), 0);  // the top bin's samples land in bin 0
 }
 
+// The private kernel's branch-free bin: bin_of's bin inside the range, the spare bin
+// `count` for everything bin_of drops, at the edges and on a sweep through the range.
+TEST(HistogramBins, SlotIsTheBinOrTheSpare) {
+  for (const int count : {1, 16, 100, 4096}) {
+    const Bins bins{-4, 4, count};
+    const auto slots = nbk::histogram::slots_of(bins);
+    const auto slot = [&](float x) { return nbk::histogram::slot_of(x, slots); };
+    const auto expected = [&](float x) {
+      const int bin = nbk::histogram::bin_of(x, bins);
+      return bin >= 0 ? bin : count;
+    };
+    for (const float x : {-4.0f, std::nextafter(-4.0f, -5.0f), std::nextafter(4.0f, 0.0f), 4.0f, 0.0f, -1e30f, 1e30f,
+                          std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity()})
+      EXPECT_EQ(slot(x), expected(x)) << x << " in " << count << " bins";
+    for (float x = -4.5f; x < 4.5f; x = std::nextafter(x + 1e-4f, 5.0f)) ASSERT_EQ(slot(x), expected(x)) << x;
+  }
+  EXPECT_EQ(nbk::histogram::private_copies(100), 8);
+  EXPECT_EQ(nbk::histogram::private_copies(4096), 1);
+}
+
 template <class Space>
 std::vector<Count> histogram_on(int sharing, const std::vector<float>& samples, const Bins& bins) {
   using Memory = typename Space::memory_space;
@@ -78,6 +100,7 @@ std::vector<Count> histogram_on(int sharing, const std::vector<float>& samples, 
     nbk::histogram::scatter_histogram(Space(), x, bins, counts, scatter);
   }
   if (sharing == 2) nbk::histogram::team_histogram(Space(), x, bins, counts);
+  if (sharing == 3) nbk::histogram::private_histogram(Space(), x, bins, counts);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
   return std::vector<Count>(host.data(), host.data() + bins.count);
 }
@@ -91,7 +114,7 @@ TYPED_TEST(Atomics, EveryWayOfSharingCountsExactly) {
     const Bins bins{-4, 4, count};
     std::vector<Count> expected(static_cast<std::size_t>(count));
     nbk::histogram::host_histogram(x.data(), static_cast<std::int64_t>(x.size()), bins, expected.data());
-    for (int sharing = 0; sharing < 3; ++sharing) {
+    for (int sharing = 0; sharing < 4; ++sharing) {
       SCOPED_TRACE(std::to_string(count) + " bins, sharing " + std::to_string(sharing));
       EXPECT_EQ(histogram_on<TypeParam>(sharing, x, bins), expected);
       EXPECT_EQ(histogram_on<TypeParam>(sharing, {}, bins), std::vector<Count>(static_cast<std::size_t>(count), 0));
