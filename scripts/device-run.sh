@@ -1,38 +1,97 @@
 #!/usr/bin/env bash
-# Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh). Reports go to
-# $OUT (or .device/out): log.txt, tests.json, bench.json, <experiment>.json for each
-# experiment of experiments.txt (packed beside this script), and report/ (index.md from
-# those files when python3 is there; plots too when matplotlib is).
-# Usage: bash .device/run.sh [info] [tests] [apps] [bench] [report]
+# Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh).
+# Usage: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [report]
+#        (default: info tests apps bench report)
+# Environment:
+#   APPS="matmul histogram"   experiments for the apps step (default: every line of experiments.txt)
+#   APP_ARGS="--repetitions 3"  extra arguments for every program of the apps step
+#   BENCH_FILTER='^matmul/'   --benchmark_filter for the bench step (default: every benchmark)
+#   REPS=3                    --benchmark_repetitions
+#   TESTS_FILTER='*/cuda.*'   --gtest_filter for the tests step (default: every test)
+#
+# Results (log.txt, device_info.json, tests.json, <experiment>.json, bench.json,
+# sanitizer-*.txt, report/) are written to .device/out/ and, when $OUT is set (the
+# workplace's device tool), packed into $OUT/results.tar.gz with log.txt beside it: that tool
+# brings back at most 8 files from $OUT, and one run writes more than 20. Each call packs only
+# its own results, so a session that runs the steps in several calls (each under the tool's
+# 10 minutes) keeps each call's tarball.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-out="${OUT:-$here/out}"
-mkdir -p "$out"
+work="$here/out"
+rm -rf "$work" && mkdir -p "$work"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench report)
+# Every step named is checked before any runs: device time is scarce.
+for step in "${steps[@]}"; do
+  case "$step" in
+    info|tests|apps|bench|sanitize|report) ;;
+    *) echo "device-run: unknown step '$step' (info, tests, apps, bench, sanitize, report)" >&2; exit 2 ;;
+  esac
+done
 status=0
-note() { echo "== $*" | tee -a "$out/log.txt"; }
-run() { "$@" 2>&1 | tee -a "$out/log.txt"; local rc=${PIPESTATUS[0]}; ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }; }
+note() { echo "== $*" | tee -a "$work/log.txt"; }
+run() { "$@" 2>&1 | tee -a "$work/log.txt"; local rc=${PIPESTATUS[0]}; ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }; }
+
+# compute-sanitizer's verdict on one command: its full output to $work/sanitizer-<name>.txt,
+# and a line in the log. `expect` is "errors" (the command must make memcheck report) or
+# "clean" (0 errors).
+sanitize() {
+  local name=$1 expect=$2 tool=$3; shift 3
+  local file="$work/sanitizer-$name.txt"
+  "$sanitizer" --tool "$tool" --print-limit 20 "$@" >"$file" 2>&1
+  local summary; summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$file" | tail -1)
+  # memcheck: "ERROR SUMMARY: 0 errors"; racecheck: "RACECHECK SUMMARY: 499 hazards displayed
+  # (0 errors, 499 warnings)", whose warnings (inside Kokkos' own reductions) are not errors.
+  local errors; errors=$(grep -oE '[0-9]+ errors?' <<<"$summary" | head -1 | cut -d' ' -f1)
+  if [[ -z "$errors" ]]; then
+    status=1; note "sanitize $name ($tool): no summary from compute-sanitizer (see $(basename "$file"))"
+  elif [[ $expect == errors && $errors -eq 0 ]] || [[ $expect == clean && $errors -ne 0 ]]; then
+    status=1; note "sanitize $name ($tool): expected $expect, got: $summary"
+  else
+    note "sanitize $name ($tool): $summary (expected $expect)"
+  fi
+}
 
 for step in "${steps[@]}"; do
   case "$step" in
-    info)  note "device info"; nvidia-smi -L 2>&1 | tee -a "$out/log.txt"
-           run "$here/bin/nbk-device-info" --json "$out/device_info.json" ;;
-    tests) note "tests"; OMP_PROC_BIND=false run "$here/bin/nbk_tests" --gtest_output="json:$out/tests.json" --gtest_brief=1 ;;
+    info)  note "device info"; nvidia-smi -L 2>&1 | tee -a "$work/log.txt"
+           run "$here/bin/nbk-device-info" --json "$work/device_info.json" ;;
+    tests) note "tests"; OMP_PROC_BIND=false run "$here/bin/nbk_tests" --gtest_output="json:$work/tests.json" \
+               --gtest_brief=1 --gtest_filter="${TESTS_FILTER:-*}" ;;
     apps)  export OMP_PROC_BIND=spread OMP_PLACES=threads
-           for app in $(grep -v '^device_info$' "$here/experiments.txt"); do
-             note "$app"; run "$here/bin/nbk-${app//_/-}" --json "$out/$app.json"
+           for app in ${APPS:-$(grep -v '^device_info$' "$here/experiments.txt")}; do
+             note "$app"
+             # shellcheck disable=SC2086  # APP_ARGS is a list of arguments
+             run "$here/bin/nbk-${app//_/-}" --json "$work/$app.json" ${APP_ARGS:-}
            done ;;
     bench) export OMP_PROC_BIND=spread OMP_PLACES=threads
            note "benchmarks"
            run "$here/bin/nbk_bench" --benchmark_repetitions="${REPS:-3}" --benchmark_min_time=0.1 \
-               --benchmark_out="$out/bench.json" --benchmark_out_format=json ;;
+               --benchmark_filter="${BENCH_FILTER:-.}" --benchmark_out="$work/bench.json" --benchmark_out_format=json ;;
+    sanitize)
+           # Seed 003's cuda-memcheck section: memcheck must find the injected out-of-range
+           # write and nothing in the same program without it; racecheck and memcheck over the
+           # GPU tests of the kernels that share scratch memory or atomics.
+           sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+           if [[ ! -x $sanitizer ]]; then note "sanitize skipped: no compute-sanitizer"; status=1; continue; fi
+           note "compute-sanitizer ($sanitizer)"
+           histogram=("$here/bin/nbk-histogram" --space cuda --size 100000 --repetitions 1 --probe-size 4096)
+           sanitize histogram-injected errors memcheck "${histogram[@]}" --inject-bug
+           sanitize histogram clean memcheck "${histogram[@]}"
+           shared='Atomics/cuda.*:Matmul/cuda.*:Rows/cuda.*:Sum/cuda.*:Pi/cuda.*'
+           sanitize tests-memcheck clean memcheck "$here/bin/nbk_tests" --gtest_brief=1 --gtest_filter="$shared"
+           sanitize tests-racecheck clean racecheck "$here/bin/nbk_tests" --gtest_brief=1 --gtest_filter="$shared" ;;
     report) if command -v python3 >/dev/null && [[ -f "$here/tools/nbk-report" ]]; then
-              note "report"; run python3 "$here/tools/nbk-report" --results "$out" --out "$out/report"
+              note "report"; run python3 "$here/tools/nbk-report" --results "$work" --out "$work/report"
             else
               note "report skipped: no python3 or no $here/tools (pack-device.sh copies it)"
             fi ;;
-    *) echo "device-run: unknown step '$step' (info, tests, apps, bench, report)" >&2; exit 2 ;;
   esac
 done
+
+if [[ -n "${OUT:-}" ]]; then
+  note "packing $(ls "$work" | wc -l) results into \$OUT/results.tar.gz (exit $status)"
+  cp "$work/log.txt" "$OUT/log.txt"
+  tar -czf "$OUT/results.tar.gz" -C "$work" . || status=1
+fi
 exit "$status"

@@ -3,9 +3,10 @@
 # project's libraries and no network (the workplace's device machines): builds the cuda
 # preset, then copies the programs, nbk_tests, nbk_bench and every shared library they load
 # except glibc's and the driver's into .device/ (git-ignored, ~25 MB) with .device/run.sh,
-# which runs them there and writes its reports to $OUT.
+# which runs them there and packs its results into $OUT/results.tar.gz.
 #   here:  scripts/pack-device.sh
-#   there: bash .device/run.sh [info] [tests] [apps] [bench]     (default: all four)
+#   there: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [report]
+#          (default: all but sanitize; README, "On a GPU machine")
 # The machine needs glibc 2.36 or newer (this machine's libstdc++ is carried and needs it).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,7 +18,9 @@ cmake --preset cuda >/dev/null
 cmake --build --preset cuda
 
 rm -rf .device && mkdir -p .device/bin .device/lib
-cp build/cuda/apps/*/nbk-* build/cuda/tests/nbk_tests build/cuda/benchmarks/nbk_bench .device/bin/
+# The programs by name: a glob such as apps/*/nbk-* also matches CMake's apps/CMakeFiles/nbk-*.dir.
+while read -r name; do cp "build/cuda/apps/$name/nbk-${name//_/-}" .device/bin/; done < <(grep -E '^[a-z][a-z0-9_]*$' experiments.txt)
+cp build/cuda/tests/nbk_tests build/cuda/benchmarks/nbk_bench .device/bin/
 # Every shared library the binaries load, except glibc's own and the driver's.
 for lib in $(ldd .device/bin/* | awk '/=> \//{print $3}' | sort -u); do
   case "$(basename "$lib")" in
