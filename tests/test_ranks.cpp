@@ -8,8 +8,12 @@
 #include <initializer_list>
 #include <string>
 
+#include "nbk/core/exact_sum.hpp"
+#include "nbk/core/random_data.hpp"
 #include "nbk/experiment/across_ranks.hpp"
+#include "nbk/experiment/registry.hpp"
 #include "nbk/ranks/ranks.hpp"
+#include "nbk/sum/accuracy.hpp"
 
 namespace {
 
@@ -48,6 +52,32 @@ TEST(Ranks, CollectivesAgreeOnEveryRank) {
   EXPECT_EQ(nbk::ranks::first_with(false), -1);
   EXPECT_EQ(nbk::ranks::first_with(nbk::ranks::rank() == n - 1), n - 1);
   EXPECT_FALSE(nbk::ranks::all(nbk::ranks::rank() != n - 1));  // one rank says no: all hear it
+  std::int64_t values[3] = {1, nbk::ranks::rank(), std::int64_t{1} << 40};
+  nbk::ranks::sum(values, 3);
+  EXPECT_EQ(values[0], n);
+  EXPECT_EQ(values[1], std::int64_t{n} * (n - 1) / 2);
+  EXPECT_EQ(values[2], n * (std::int64_t{1} << 40));
+  const int r = nbk::ranks::rank();
+  EXPECT_EQ(nbk::ranks::exclusive_sum(1.0), static_cast<double>(r));                // ranks below this one
+  EXPECT_EQ(nbk::ranks::exclusive_sum(static_cast<double>(r)), r * (r - 1) / 2.0);  // 0 on rank 0
+}
+
+// The distributed sum's problem: each rank draws only its slice, yet every rank holds the
+// whole array's exact sum and scale, as one process computes them from all of it.
+TEST(Ranks, SumProblemHoldsTheWholeArraysReferenceOnEveryRank) {
+  const auto& experiments = nbk::exp::all_experiments();
+  const auto e = std::find_if(experiments.begin(), experiments.end(), [](const auto& x) { return x.name == "sum"; });
+  ASSERT_NE(e, experiments.end());
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{100003}, 3 * nbk::random_block + 1}) {
+    SCOPED_TRACE(n);
+    const auto facts = e->make_problem(nbk::exp::Size{n}, nbk::exp::Settings{})->to_json();
+    const nbk::exp::Settings seeded;
+    const auto whole = nbk::standard_normal_floats(n, seeded.seed);
+    const auto scale = nbk::sum_scale(whole.data(), n);
+    EXPECT_EQ(facts["exact_sum"].get<double>(), static_cast<double>(nbk::exact_sum(whole.data(), n).value()));
+    EXPECT_DOUBLE_EQ(facts["sum_abs"].get<double>(), scale.sum_abs);
+    EXPECT_NEAR(facts["max_abs_prefix_sum"].get<double>(), scale.max_prefix, 1e-9 * scale.sum_abs);
+  }
 }
 
 TEST(Ranks, AVerdictFailsOnEveryRankWhenItFailsOnOne) {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "nbk/core/exact_sum.hpp"
@@ -70,6 +72,42 @@ TEST(ExactSum, NonFiniteInputs) {
   EXPECT_TRUE(std::isnan(sum.value()));
 }
 
+// What MPI ranks do with their accumulators: the states of the parts, added limb by limb,
+// are the state of the whole, down to the last bit and through infinities and NaN.
+TEST(ExactSum, StatesOfPartsAddUpToTheWhole) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<std::vector<double>> cases = {
+      {1e30, 1.0, 0x1.0p-1074, -1e30, 0.5, -3.0, 4294967296.0, 0x1.fffffffffffffp+30},
+      {-1e300, -1e300, 2.5e-310, 7.0, -7.0},
+      {1.0, inf, 2.0},
+      {inf, 1.0, -inf},
+      {std::numeric_limits<double>::quiet_NaN(), 1.0},
+      {}};
+  for (const auto& values : cases)
+    for (std::size_t cut1 = 0; cut1 <= values.size(); ++cut1)
+      for (std::size_t cut2 = cut1; cut2 <= values.size(); ++cut2) {
+        nbk::ExactSum whole, parts[3];
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          whole.add(values[i]);
+          parts[i < cut1 ? 0 : i < cut2 ? 1 : 2].add(values[i]);
+        }
+        nbk::ExactSum::State added;
+        for (const auto& part : parts) {
+          const auto state = part.state();
+          for (int k = 0; k < nbk::ExactSum::limb_count; ++k) added.limbs[k] += state.limbs[k];
+          added.nonfinite += state.nonfinite;
+          added.has_nonfinite = added.has_nonfinite || state.has_nonfinite;
+        }
+        const auto combined = nbk::ExactSum::from_state(added);
+        if (std::isnan(whole.value())) {
+          EXPECT_TRUE(std::isnan(combined.value()));
+        } else {
+          EXPECT_EQ(combined.value(), whole.value());
+          EXPECT_EQ(combined.error_of(0.5), whole.error_of(0.5));  // every bit, not only the top 64
+        }
+      }
+}
+
 TEST(SumAccuracy, WorstCaseBoundIsVacuousForLongFloatSums) {
   nbk::SumScale scale{(std::int64_t{1} << 27) - 157, 1e8, 1e4};
   EXPECT_TRUE(std::isinf(nbk::worst_case_bound(scale, nbk::unit_roundoff<float>())));
@@ -97,6 +135,24 @@ TEST(RandomData, SameSeedSameData_LongerArraysExtendShorterOnes) {
   }
   EXPECT_TRUE(same);
   EXPECT_TRUE(different);
+}
+
+// An MPI rank draws only its slice: the same numbers as the whole array holds there, for
+// slices that start and end inside blocks, on block edges, and empty ones.
+TEST(RandomData, SlicesHoldTheWholeArraysNumbers) {
+  const Index block = nbk::random_block, n = 3 * block + 11;
+  const auto whole = nbk::standard_normal_floats(n, 7);
+  const std::pair<Index, Index> slices[] = {{0, n},         {1, block + 3},     {block - 1, 2 * block + 5},
+                                            {block, 2 * block}, {2 * block, 2 * block}, {n - 1, n},
+                                            {block + 7, n}, {5, 4}};
+  for (const auto& [first, last] : slices) {
+    SCOPED_TRACE(std::to_string(first) + " to " + std::to_string(last));
+    const auto slice = nbk::standard_normal_floats(first, last, 7);
+    ASSERT_EQ(static_cast<Index>(slice.extent(0)), std::max<Index>(last - first, 0));
+    Index wrong = 0;
+    for (Index i = first; i < last; ++i) wrong += slice(i - first) != whole(i);
+    EXPECT_EQ(wrong, 0);
+  }
 }
 
 TEST(RandomData, NormalMoments) {

@@ -72,6 +72,31 @@ class ExactSum {
     normalize();
   }
 
+  // The accumulator as numbers that add element by element, to combine accumulators of
+  // several processes (MPI_Allreduce of the limbs, in int64) with no rounding: the limbs
+  // normalized, so each lies in [0, 2^32) but the signed top one and those of up to 2^31
+  // accumulators add without overflow; the non-finite inputs as their IEEE sum and a flag.
+  static constexpr int limb_count = 68;
+  struct State {
+    std::array<std::int64_t, limb_count> limbs{};
+    double nonfinite = 0.0;
+    bool has_nonfinite = false;
+  };
+  State state() const {
+    ExactSum copy = *this;
+    copy.normalize();
+    return {copy.limbs_, copy.nonfinite_, copy.has_nonfinite_};
+  }
+  // The accumulator whose state() is `sum`, a state or the element-wise sum of states.
+  static ExactSum from_state(const State& sum) {
+    ExactSum result;
+    result.limbs_ = sum.limbs;
+    result.nonfinite_ = sum.nonfinite;
+    result.has_nonfinite_ = sum.has_nonfinite;
+    result.normalize();
+    return result;
+  }
+
   // The sum, rounded once to long double.
   long double value() const {
     if (has_nonfinite_) return static_cast<long double>(nonfinite_);
@@ -89,7 +114,6 @@ class ExactSum {
   }
 
  private:
-  static constexpr int limb_count = 68;
 
   // After this, limbs 0 .. limb_count-2 lie in [0, 2^32) and the top limb carries the sign.
   void normalize() {

@@ -38,28 +38,41 @@ inline std::mt19937_64 block_engine(std::uint64_t seed, Index block) {
 // The top 53 bits as a double in [0, 1).
 inline double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
 
-// Calls fill_block(first, last, engine) for every block, in parallel on the host.
+// Calls fill_block(begin, end, engine) for every block that holds elements of [first, last),
+// in parallel on the host: begin is the block's first element, where its engine starts, and
+// end the block's end or `last`, whichever comes first. No element depends on `last`, so a
+// slice of the sequence (an MPI rank's) holds the very numbers the whole array holds there.
 template <class FillBlock>
-void for_each_block(Index n, std::uint64_t seed, const FillBlock& fill_block) {
-  const Index blocks = (n + random_block - 1) / random_block;
+void for_each_block(Index first, Index last, std::uint64_t seed, const FillBlock& fill_block) {
+  const Index first_block = first / random_block;
+  const Index end_block = last > first ? (last + random_block - 1) / random_block : first_block;
   // A plain host lambda: the work is host-only (std::mt19937_64, libm).
   Kokkos::parallel_for(
-      "nbk::random::blocks", range(Kokkos::DefaultHostExecutionSpace(), 0, blocks), [&](Index b) {
+      "nbk::random::blocks", range(Kokkos::DefaultHostExecutionSpace(), first_block, end_block), [&](Index b) {
         auto engine = block_engine(seed, b);
-        const Index first = b * random_block;
-        const Index last = first + random_block < n ? first + random_block : n;
-        fill_block(first, last, engine);
+        const Index begin = b * random_block;
+        const Index end = begin + random_block < last ? begin + random_block : last;
+        fill_block(begin, end, engine);
       });
   nbk::fence(Kokkos::DefaultHostExecutionSpace(), "nbk::random::blocks");
 }
 
+template <class FillBlock>
+void for_each_block(Index n, std::uint64_t seed, const FillBlock& fill_block) {
+  for_each_block(0, n, seed, fill_block);
+}
+
 }  // namespace random_detail
 
-// out[0, n) = samples of N(0, 1), computed in double and rounded to float.
-inline void fill_standard_normal(float* out, Index n, std::uint64_t seed) {
-  random_detail::for_each_block(n, seed, [out](Index first, Index last, std::mt19937_64& g) {
-    Index i = first;
-    while (i < last) {
+// out[0, last - first) = samples first to last - 1 of N(0, 1), computed in double and rounded
+// to float. A block's samples before `first` are drawn and dropped.
+inline void fill_standard_normal(float* out, Index first, Index last, std::uint64_t seed) {
+  random_detail::for_each_block(first, last, seed, [out, first](Index begin, Index end, std::mt19937_64& g) {
+    auto put = [&](Index i, double value) {
+      if (i >= first) out[i - first] = static_cast<float>(value);
+    };
+    Index i = begin;
+    while (i < end) {
       double u, v, s;
       do {
         u = 2.0 * random_detail::unit(g) - 1.0;
@@ -67,11 +80,14 @@ inline void fill_standard_normal(float* out, Index n, std::uint64_t seed) {
         s = u * u + v * v;
       } while (s >= 1.0 || s == 0.0);
       const double f = std::sqrt(-2.0 * std::log(s) / s);
-      out[i++] = static_cast<float>(u * f);
-      if (i < last) out[i++] = static_cast<float>(v * f);
+      put(i++, u * f);
+      if (i < end) put(i++, v * f);
     }
   });
 }
+
+// out[0, n) = samples of N(0, 1).
+inline void fill_standard_normal(float* out, Index n, std::uint64_t seed) { fill_standard_normal(out, 0, n, seed); }
 
 // out[0, n) = samples of U[0, 1) with 53 random bits each (numpy.random.random's range),
 // rounded to T as NumPy's astype does (a float may round up to 1.0f).
@@ -82,11 +98,17 @@ void fill_uniform(T* out, Index n, std::uint64_t seed) {
   });
 }
 
-// The same, into new host Views (first touched by the host threads that fill them).
-inline Kokkos::View<float*, Kokkos::HostSpace> standard_normal_floats(Index n, std::uint64_t seed) {
+// The same, into new host Views (first touched by the host threads that fill them): samples
+// first to last - 1, or the first n.
+inline Kokkos::View<float*, Kokkos::HostSpace> standard_normal_floats(Index first, Index last, std::uint64_t seed) {
+  const Index n = last > first ? last - first : 0;
   Kokkos::View<float*, Kokkos::HostSpace> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::normal_floats"), n);
-  fill_standard_normal(v.data(), n, seed);
+  fill_standard_normal(v.data(), first, first + n, seed);
   return v;
+}
+
+inline Kokkos::View<float*, Kokkos::HostSpace> standard_normal_floats(Index n, std::uint64_t seed) {
+  return standard_normal_floats(0, n, seed);
 }
 
 inline Kokkos::View<double*, Kokkos::HostSpace> uniform_doubles(Index n, std::uint64_t seed) {

@@ -111,6 +111,14 @@ double min(double value) { return all_reduce(value, MPI_DOUBLE, MPI_MIN); }
 std::int64_t sum(std::int64_t value) { return all_reduce(value, MPI_INT64_T, MPI_SUM); }
 double sum(double value) { return all_reduce(value, MPI_DOUBLE, MPI_SUM); }
 float sum(float value) { return all_reduce(value, MPI_FLOAT, MPI_SUM); }
+void sum(std::int64_t* values, int count) {
+  MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+}
+double exclusive_sum(double value) {
+  double below = 0;
+  MPI_Exscan(&value, &below, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return rank() == 0 ? 0.0 : below;  // MPI leaves rank 0's result undefined
+}
 bool all(bool value) { return all_reduce(value ? 1 : 0, MPI_INT, MPI_MIN) == 1; }
 int first_with(bool value) {
   const int lowest = all_reduce(value ? rank() : count(), MPI_INT, MPI_MIN);
@@ -135,6 +143,8 @@ double min(double value) { return value; }
 std::int64_t sum(std::int64_t value) { return value; }
 double sum(double value) { return value; }
 float sum(float value) { return value; }
+void sum(std::int64_t*, int) {}
+double exclusive_sum(double) { return 0.0; }
 bool all(bool value) { return value; }
 int first_with(bool value) { return value ? 0 : -1; }
 void abort_job(int code) {

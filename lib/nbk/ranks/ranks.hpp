@@ -47,6 +47,10 @@ double min(double value);
 std::int64_t sum(std::int64_t value);
 double sum(double value);
 float sum(float value);  // MPI_FLOAT: the float accumulator's partials stay float
+void sum(std::int64_t* values, int count);  // element by element, in place
+// The sum of `value` over the ranks below this one (0 on rank 0): where this rank's slice of
+// a running sum starts.
+double exclusive_sum(double value);
 bool all(bool value);
 // The lowest rank for which `value` is true, or -1 when it is false on every rank.
 int first_with(bool value);

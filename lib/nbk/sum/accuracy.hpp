@@ -38,11 +38,13 @@ struct SumScale {
   double max_prefix = 0;  // max_k |x_0 + ... + x_k| (in double: a scale, not a result)
 };
 
+// The scale of x[0, n); its prefix sums start from `start` (the sum of what comes before it,
+// where x is one rank's slice of a longer array).
 template <class T>
-SumScale sum_scale(const T* x, std::int64_t n) {
+SumScale sum_scale(const T* x, std::int64_t n, double start = 0.0) {
   SumScale scale;
   scale.n = n;
-  double prefix = 0;
+  double prefix = start;
   for (std::int64_t i = 0; i < n; ++i) {
     scale.sum_abs += std::fabs(static_cast<double>(x[i]));
     prefix += static_cast<double>(x[i]);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <stdexcept>
 
 #include "nbk/core/exact_sum.hpp"
 #include "nbk/core/memory.hpp"
@@ -24,18 +25,33 @@ namespace {
 
 using exp::Size;
 
+// The samples of this process: under MPI ranks, only this rank's slice of the array (each
+// rank draws its own from the seed, so memory shrinks with ranks), on one process all of it.
+// The exact sum and the scale are the whole array's on every rank.
 struct Problem final : exp::Problem {
   std::uint64_t seed = 0;
-  Kokkos::View<float*, Kokkos::HostSpace> host;
+  Index total = 0;      // samples in the whole array
+  ranks::Slice slice;   // this rank's part of it
+  Kokkos::View<float*, Kokkos::HostSpace> host;  // the slice's samples
   ExactSum exact;
   long double value = 0;
   SumScale scale;
 
-  Index size() const { return static_cast<Index>(host.extent(0)); }
+  Index size() const { return total; }
+  // The one-process variants need every sample (under MPI they run only on one rank).
+  const Problem& whole() const {
+    if (slice.size() != total) throw std::logic_error("nbk-sum: a one-process variant given one rank's slice");
+    return *this;
+  }
   void describe(std::ostream& out) const override {
     const auto exact_value = static_cast<double>(value);
     out << fmt::format("sum of {} float32 samples of N(0,1), seed {} ({})\n", size(), seed,
                        format_bytes(static_cast<std::uint64_t>(size()) * sizeof(float)));
+    if (ranks::count() > 1)
+      out << fmt::format("each of the {} ranks draws only its slice (at most {}) from the seed; the exact sum\n"
+                         "adds the ranks' exact accumulators, limb by limb\n",
+                         ranks::count(), format_bytes(static_cast<std::uint64_t>(ranks::slice_of(total, 0, ranks::count()).size()) *
+                                      sizeof(float)));
     out << fmt::format("exact sum (integer fixed-point accumulator on the host): {:.15g}\n", exact_value);
     out << fmt::format("sum |x| = {:.6g}; largest |prefix sum| = {:.6g}; condition number sum|x| / |sum| = {:.3g}\n",
                        scale.sum_abs, scale.max_prefix,
@@ -50,6 +66,28 @@ struct Problem final : exp::Problem {
             {"max_abs_prefix_sum", scale.max_prefix}};
   }
 };
+
+// The exact sum and the scale of the whole array, from this rank's slice (collective). The
+// ranks' exact accumulators add limb by limb, without rounding; each rank's prefix sums start
+// from the sum of the slices below it.
+void set_reference(Problem& p) {
+  const float* x = p.host.data();
+  const Index m = p.slice.size();
+  ExactSum::State state = exact_sum(x, m).state();
+  ranks::sum(state.limbs.data(), ExactSum::limb_count);
+  state.nonfinite = ranks::sum(state.nonfinite);
+  state.has_nonfinite = !ranks::all(!state.has_nonfinite);
+  p.exact = ExactSum::from_state(state);
+  p.value = p.exact.value();
+  double below = 0;
+  if (ranks::count() > 1) {
+    double mine = 0;
+    for (Index i = 0; i < m; ++i) mine += static_cast<double>(x[i]);
+    below = ranks::exclusive_sum(mine);
+  }
+  const SumScale local = sum_scale(x, m, below);
+  p.scale = {p.total, ranks::sum(local.sum_abs), ranks::max(local.max_prefix)};
+}
 
 std::string digits_text(double digits) {
   if (std::isinf(digits)) return "exact";
@@ -105,7 +143,7 @@ class Tracker {
 // The document's CPU line, on the host array itself.
 class HostLoop final : public exp::Case {
  public:
-  explicit HostLoop(const Problem& p) : p_(p), tracker_(p, unit_roundoff<float>(), "float", "1 thread, in order") {}
+  explicit HostLoop(const Problem& p) : p_(p.whole()), tracker_(p, unit_roundoff<float>(), "float", "1 thread, in order") {}
   void run() override { result_ = sum::host_loop(p_.host.data(), p_.size()); }
   void record() override { tracker_.record(result_); }
   exp::Verdict verdict() override { return tracker_.verdict(); }
@@ -124,7 +162,7 @@ template <class Space>
 class OnSpace final : public exp::Case {
  public:
   OnSpace(const Problem& p, Kind kind)
-      : p_(p),
+      : p_(p.whole()),
         kind_(kind),
         x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::data"), p.size()),
         tree_(exec_, sum::default_tree_shape(exec_, p.size())),
@@ -182,11 +220,10 @@ class AcrossRanks final : public exp::Case {
   AcrossRanks(const Problem& p, Kind kind)
       : kind_(kind),
         n_(p.size()),
-        slice_(ranks::my_slice(p.size())),
-        x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::slice"), slice_.size()),
+        x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::slice"), p.slice.size()),
         tracker_(p, kind == Kind::accurate ? unit_roundoff<double>() : unit_roundoff<float>(),
                  kind == Kind::accurate ? "double" : "float", "slices on " + std::to_string(ranks::count()) + " ranks") {
-    Kokkos::deep_copy(exec_, x_, Kokkos::subview(p.host, std::make_pair(slice_.begin, slice_.end)));
+    Kokkos::deep_copy(exec_, x_, p.host);
     nbk::fence(exec_, "nbk::sum slice upload");
   }
   void run() override {
@@ -215,7 +252,6 @@ class AcrossRanks final : public exp::Case {
   Kind kind_;
   std::int64_t n_;
   Space exec_;
-  ranks::Slice slice_;
   Kokkos::View<float*, typename Space::memory_space> x_;
   Tracker tracker_;
   double result_ = 0, kernel_ = 0, communication_ = 0;
@@ -327,14 +363,16 @@ exp::Experiment sum() {
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{255}, Size{257}, Size{100003}};
   e.seeded = true;
   e.traffic = [](const Size& s) { return read_traffic<float>(s.elements()); };
-  e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(float); };
+  e.problem_bytes = [](const Size& s) {
+    return static_cast<std::uint64_t>(ranks::my_slice(s.elements()).size()) * sizeof(float);
+  };
   e.make_problem = [](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
     p->seed = settings.seed;
-    p->host = standard_normal_floats(s.elements(), settings.seed);
-    p->exact = exact_sum(p->host.data(), p->size());
-    p->value = p->exact.value();
-    p->scale = sum_scale(p->host.data(), p->size());
+    p->total = s.elements();
+    p->slice = ranks::my_slice(p->total);
+    p->host = standard_normal_floats(p->slice.begin, p->slice.end, settings.seed);
+    set_reference(*p);
     return p;
   };
   exp::Variant host_loop{"host-loop"};
