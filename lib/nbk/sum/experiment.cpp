@@ -47,11 +47,12 @@ struct Problem final : exp::Problem {
     const auto exact_value = static_cast<double>(value);
     out << fmt::format("sum of {} float32 samples of N(0,1), seed {} ({})\n", size(), seed,
                        format_bytes(static_cast<std::uint64_t>(size()) * sizeof(float)));
-    if (ranks::count() > 1)
+    if (const int count = ranks::count(); count > 1) {
+      const auto largest = static_cast<std::uint64_t>(ranks::slice_of(total, 0, count).size()) * sizeof(float);
       out << fmt::format("each of the {} ranks draws only its slice (at most {}) from the seed; the exact sum\n"
                          "adds the ranks' exact accumulators, limb by limb\n",
-                         ranks::count(), format_bytes(static_cast<std::uint64_t>(ranks::slice_of(total, 0, ranks::count()).size()) *
-                                      sizeof(float)));
+                         count, format_bytes(largest));
+    }
     out << fmt::format("exact sum (integer fixed-point accumulator on the host): {:.15g}\n", exact_value);
     out << fmt::format("sum |x| = {:.6g}; largest |prefix sum| = {:.6g}; condition number sum|x| / |sum| = {:.3g}\n",
                        scale.sum_abs, scale.max_prefix,
@@ -143,7 +144,8 @@ class Tracker {
 // The document's CPU line, on the host array itself.
 class HostLoop final : public exp::Case {
  public:
-  explicit HostLoop(const Problem& p) : p_(p.whole()), tracker_(p, unit_roundoff<float>(), "float", "1 thread, in order") {}
+  explicit HostLoop(const Problem& p)
+      : p_(p.whole()), tracker_(p, unit_roundoff<float>(), "float", "1 thread, in order") {}
   void run() override { result_ = sum::host_loop(p_.host.data(), p_.size()); }
   void record() override { tracker_.record(result_); }
   exp::Verdict verdict() override { return tracker_.verdict(); }
