@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh).
-# Usage: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [report]
-#        (default: info tests apps bench report)
+# Usage: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [mpi] [report]
+#        (default: info tests apps bench report; mpi needs scripts/pack-device.sh --mpi)
 # Environment:
 #   APPS="matmul histogram"   experiments for the apps step (default: every line of experiments.txt)
 #   APP_ARGS="--repetitions 3"  extra arguments for every program of the apps step
 #   BENCH_FILTER='^matmul/'   --benchmark_filter for the bench step (default: every benchmark)
 #   REPS=3                    --benchmark_repetitions
 #   TESTS_FILTER='*/cuda.*'   --gtest_filter for the tests step (default: every test)
+#   MPI_ARGS="--size 2^28"    arguments of the mpi step's two-rank runs (default: the documents' sizes)
 #
 # Results (log.txt, device_info.json, tests.json, <experiment>.json, bench.json,
 # sanitizer-*.txt, report/) are written to .device/out/ and, when $OUT is set (the
@@ -17,6 +18,10 @@
 # 10 minutes) keeps each call's tarball.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# pack-device.sh ships the binaries as one tarball (see there): unpacked here, beside this script.
+if [[ -f $here/payload.tar.gz ]]; then
+  tar -xzf "$here/payload.tar.gz" -C "$here" || { echo "device-run: cannot unpack $here/payload.tar.gz" >&2; exit 1; }
+fi
 work="$here/out"
 rm -rf "$work" && mkdir -p "$work"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -24,13 +29,24 @@ steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench report)
 # Every step named is checked before any runs: device time is scarce.
 for step in "${steps[@]}"; do
   case "$step" in
-    info|tests|apps|bench|sanitize|report) ;;
-    *) echo "device-run: unknown step '$step' (info, tests, apps, bench, sanitize, report)" >&2; exit 2 ;;
+    info|tests|apps|bench|sanitize|mpi|report) ;;
+    *) echo "device-run: unknown step '$step' (info, tests, apps, bench, sanitize, mpi, report)" >&2; exit 2 ;;
   esac
 done
 status=0
 note() { echo "== $*" | tee -a "$work/log.txt"; }
 run() { "$@" 2>&1 | tee -a "$work/log.txt"; local rc=${PIPESTATUS[0]}; ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }; }
+
+# Open MPI's launcher from .device/mpi (pack-device.sh --mpi), relocated there, local ranks
+# only: shared memory between them (no network stack is probed), root allowed, and ranks
+# beyond the cores allowed.
+mpirun_packed() {
+  local m="$here/mpi"
+  env OPAL_PREFIX="$m/openmpi" PMIX_INSTALL_PREFIX="$m/openmpi/lib/x86_64-linux-gnu/pmix2" \
+      LD_LIBRARY_PATH="$m/lib:$LD_LIBRARY_PATH" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
+      "$m/openmpi/bin/orterun" -q --oversubscribe "$@"
+}
 
 # compute-sanitizer's verdict on one command: its full output to $work/sanitizer-<name>.txt,
 # and a line in the log. `expect` is "errors" (the command must make memcheck report) or
@@ -81,6 +97,25 @@ for step in "${steps[@]}"; do
            shared='Atomics/cuda.*:Matmul/cuda.*:Rows/cuda.*:Sum/cuda.*:Pi/cuda.*'
            sanitize tests-memcheck clean memcheck "$here/bin/nbk_tests" --gtest_brief=1 --gtest_filter="$shared"
            sanitize tests-racecheck clean racecheck "$here/bin/nbk_tests" --gtest_brief=1 --gtest_filter="$shared" ;;
+    mpi)   # Issue "two devices and beyond": add-one and sum split across two ranks that share
+           # this machine's GPU (correct, not faster: they take turns), then as one rank, then
+           # bad input, which every rank must answer with exit 2.
+           if [[ ! -x $here/mpi/bin/nbk-add-one ]]; then
+             note "mpi skipped: pack with scripts/pack-device.sh --mpi"; status=1; continue
+           fi
+           export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
+           for ranks in 2 1; do
+             # shellcheck disable=SC2206  # MPI_ARGS is a list of arguments
+             args=(${MPI_ARGS:-}); ((ranks == 1)) && args=(--size 1000003 --repetitions 3)
+             for app in add_one sum; do
+               note "mpi: $app on $ranks rank(s)"
+               run mpirun_packed -n "$ranks" "$here/mpi/bin/nbk-${app//_/-}" \
+                   --json "$work/mpi-n$ranks-$app.json" "${args[@]}"
+             done
+           done
+           note "mpi: bad input on 2 ranks (expect exit 2)"
+           mpirun_packed -n 2 "$here/mpi/bin/nbk-add-one" --size -5 2>&1 | tee -a "$work/log.txt"
+           rc=${PIPESTATUS[0]}; ((rc == 2)) || { status=1; note "mpi: bad input gave exit $rc, not 2"; } ;;
     report) if command -v python3 >/dev/null && [[ -f "$here/tools/nbk-report" ]]; then
               note "report"; run python3 "$here/tools/nbk-report" --results "$work" --out "$work/report"
             else

@@ -1,35 +1,88 @@
 #!/usr/bin/env bash
 # Packs the cuda build for a GPU machine that has a driver and CUDA 13 but none of this
 # project's libraries and no network (the workplace's device machines): builds the cuda
-# preset, then copies the programs, nbk_tests, nbk_bench and every shared library they load
-# except glibc's and the driver's into .device/ (git-ignored, ~25 MB) with .device/run.sh,
-# which runs them there and packs its results into $OUT/results.tar.gz.
-#   here:  scripts/pack-device.sh
-#   there: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [report]
-#          (default: all but sanitize; README, "On a GPU machine")
+# preset, then gathers the programs, nbk_tests, nbk_bench and every shared library they load
+# except glibc's and the driver's in build/device/ and packs them into .device/payload.tar.gz
+# (git-ignored) beside .device/run.sh, which unpacks them there, runs them and packs its
+# results into $OUT/results.tar.gz. One gzip'd tarball because each program holds every
+# workload's GPU code: the files take ~90 MB (~115 with --mpi), the tarball ~19 MB (~28), and
+# the workplace's device tool carries at most 64 MiB.
+#   here:  scripts/pack-device.sh [--mpi]
+#   there: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [mpi] [report]
+#          (default: all but sanitize and mpi; README, "On a GPU machine")
+# --mpi also builds add-one and sum with NBK_MPI=ON (preset cuda-mpi) and packs them into
+# mpi/ with Open MPI's runtime from this machine (Debian's, relocated: see pack_open_mpi),
+# for `run.sh mpi`: the documents' two-device rows as two ranks on the machine's GPU.
 # The machine needs glibc 2.36 or newer (this machine's libstdc++ is carried and needs it).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 source "$here/common.sh"
 
-bash "$here/bootstrap.sh" cuda
+mpi=0
+for arg in "$@"; do
+  case "$arg" in
+    --mpi) mpi=1 ;;
+    *) usage_error "pack-device: unknown argument '$arg' (expected --mpi)" ;;
+  esac
+done
+
+# Open MPI's runtime, relocated into $1: orterun, the Open MPI and PMIx trees as Debian lays
+# them out under /usr (libraries, plugins, help texts), and every library those and the MPI
+# programs load that the target may lack. OPAL_PREFIX and PMIX_INSTALL_PREFIX point Open MPI
+# there (run.sh sets them); checked here in a mount namespace with the system's copies hidden.
+pack_open_mpi() {
+  local to=$1 multiarch=lib/x86_64-linux-gnu
+  local orterun; orterun=$(readlink -f "$(command -v orterun)") || die "no orterun: bootstrap.sh mpi installs Open MPI"
+  local prefix; prefix=$(dirname "$(dirname "$orterun")")  # /usr
+  mkdir -p "$to/openmpi/bin" "$to/openmpi/$multiarch" "$to/openmpi/share" "$to/lib"
+  cp "$orterun" "$to/openmpi/bin/"
+  cp -a "$prefix/$multiarch/openmpi" "$prefix/$multiarch/pmix2" "$to/openmpi/$multiarch/"
+  cp -a "$prefix/share/openmpi" "$to/openmpi/share/"
+  rm -rf "$to/openmpi/$multiarch"/{openmpi,pmix2}/include "$to/openmpi/$multiarch"/{openmpi,pmix2}/lib/*.a
+  local lib libs
+  libs=$( { ldd "$to/openmpi/bin/orterun" "$to/bin"/*; find "$to/openmpi" -name '*.so*' -type f -exec ldd {} \; ; } \
+          2>/dev/null | awk '/=> \//{print $3}' | sort -u)
+  for lib in $libs; do
+    case "$(basename "$lib")" in
+      libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+      *) [[ -e $stage/lib/$(basename "$lib") ]] || cp -L "$lib" "$to/lib/" ;;  # run.sh loads lib/ too
+    esac
+  done
+}
+
+if ((mpi)); then bash "$here/bootstrap.sh" cuda mpi; else bash "$here/bootstrap.sh" cuda; fi
 cmake --preset cuda >/dev/null
 cmake --build --preset cuda
 
-rm -rf .device && mkdir -p .device/bin .device/lib
+stage=build/device
+rm -rf "$stage" .device && mkdir -p "$stage/bin" "$stage/lib" .device
 # The programs by name: a glob such as apps/*/nbk-* also matches CMake's apps/CMakeFiles/nbk-*.dir.
-while read -r name; do cp "build/cuda/apps/$name/nbk-${name//_/-}" .device/bin/; done < <(grep -E '^[a-z][a-z0-9_]*$' experiments.txt)
-cp build/cuda/tests/nbk_tests build/cuda/benchmarks/nbk_bench .device/bin/
+while read -r name; do
+  cp "build/cuda/apps/$name/nbk-${name//_/-}" "$stage/bin/"
+done < <(grep -E '^[a-z][a-z0-9_]*$' experiments.txt)
+cp build/cuda/tests/nbk_tests build/cuda/benchmarks/nbk_bench "$stage/bin/"
 # Every shared library the binaries load, except glibc's own and the driver's.
-for lib in $(ldd .device/bin/* | awk '/=> \//{print $3}' | sort -u); do
+for lib in $(ldd "$stage"/bin/* | awk '/=> \//{print $3}' | sort -u); do
   case "$(basename "$lib")" in
     libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
-    *) cp -L "$lib" .device/lib/ ;;
+    *) cp -L "$lib" "$stage/lib/" ;;
   esac
 done
+if ((mpi)); then
+  # The cuda-mpi preset: apart from build/cuda, so that the programs above stay free of MPI.
+  cmake --preset cuda-mpi >/dev/null
+  cmake --build --preset cuda-mpi
+  mkdir -p "$stage/mpi/bin"
+  cp build/cuda-mpi/apps/add_one/nbk-add-one build/cuda-mpi/apps/sum/nbk-sum "$stage/mpi/bin/"
+  pack_open_mpi "$stage/mpi"
+fi
+cp experiments.txt "$stage/experiments.txt"
+mkdir -p "$stage/tools" && cp -r tools/nbk-report tools/nbk-compare tools/nbk_compare "$stage/tools/"
+rm -rf "$stage/tools/nbk_compare/__pycache__"
+tar -czf .device/payload.tar.gz -C "$stage" .
 cp "$here/device-run.sh" .device/run.sh
-cp experiments.txt .device/experiments.txt
-mkdir -p .device/tools && cp -r tools/nbk-report tools/nbk-compare tools/nbk_compare .device/tools/ && rm -rf .device/tools/nbk_compare/__pycache__
-du -sh .device
-log "packed .device/; on the GPU machine: bash .device/run.sh (carry .device)"
+size=$(du -sm .device | cut -f1)
+((size < 64)) || log "warning: .device/ is $size MB; the workplace's device tool carries at most 64 MiB"
+log "packed .device/ ($size MB: run.sh and payload.tar.gz, $(du -sm "$stage" | cut -f1) MB unpacked);" \
+    "on the GPU machine: bash .device/run.sh (carry .device)"
