@@ -18,10 +18,6 @@
 # 10 minutes) keeps each call's tarball.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# pack-device.sh ships the binaries as one tarball (see there): unpacked here, beside this script.
-if [[ -f $here/payload.tar.gz ]]; then
-  tar -xzf "$here/payload.tar.gz" -C "$here" || { echo "device-run: cannot unpack $here/payload.tar.gz" >&2; exit 1; }
-fi
 work="$here/out"
 rm -rf "$work" && mkdir -p "$work"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -33,6 +29,10 @@ for step in "${steps[@]}"; do
     *) echo "device-run: unknown step '$step' (info, tests, apps, bench, sanitize, mpi, report)" >&2; exit 2 ;;
   esac
 done
+# pack-device.sh ships the binaries as one tarball (see there): unpacked here, beside this script.
+if [[ -f $here/payload.tar.gz ]]; then
+  tar -xzf "$here/payload.tar.gz" -C "$here" || { echo "device-run: cannot unpack $here/payload.tar.gz" >&2; exit 1; }
+fi
 status=0
 note() { echo "== $*" | tee -a "$work/log.txt"; }
 run() { "$@" 2>&1 | tee -a "$work/log.txt"; local rc=${PIPESTATUS[0]}; ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }; }
