@@ -72,10 +72,10 @@ class ExactSum {
     normalize();
   }
 
-  // The accumulator as numbers that add element by element, to combine accumulators of
+  // The accumulator as numbers that add element by element, to combine the accumulators of
   // several processes (MPI_Allreduce of the limbs, in int64) with no rounding: the limbs
-  // normalized, so each lies in [0, 2^32) but the signed top one and those of up to 2^31
-  // accumulators add without overflow; the non-finite inputs as their IEEE sum and a flag.
+  // normalized (each in [0, 2^32), the top one signed), so those of up to 2^31 accumulators
+  // add without overflow; the non-finite inputs as their IEEE sum and a flag.
   static constexpr int limb_count = 68;
   struct State {
     std::array<std::int64_t, limb_count> limbs{};
@@ -114,7 +114,6 @@ class ExactSum {
   }
 
  private:
-
   // After this, limbs 0 .. limb_count-2 lie in [0, 2^32) and the top limb carries the sign.
   void normalize() {
     for (int k = 0; k + 1 < limb_count; ++k) {

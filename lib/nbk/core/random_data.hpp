@@ -87,7 +87,9 @@ inline void fill_standard_normal(float* out, Index first, Index last, std::uint6
 }
 
 // out[0, n) = samples of N(0, 1).
-inline void fill_standard_normal(float* out, Index n, std::uint64_t seed) { fill_standard_normal(out, 0, n, seed); }
+inline void fill_standard_normal(float* out, Index n, std::uint64_t seed) {
+  fill_standard_normal(out, 0, n, seed);
+}
 
 // out[0, n) = samples of U[0, 1) with 53 random bits each (numpy.random.random's range),
 // rounded to T as NumPy's astype does (a float may round up to 1.0f).
