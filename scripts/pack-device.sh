@@ -27,6 +27,18 @@ for arg in "$@"; do
   esac
 done
 
+# Copies into $1 every shared library that the files after it load, except glibc's own, the
+# driver's and those the pack already holds in $stage/lib.
+copy_loaded_libraries() {
+  local to=$1 lib; shift
+  for lib in $( { ldd "$@" 2>/dev/null || true; } | awk '/=> \//{print $3}' | sort -u); do
+    case "$(basename "$lib")" in
+      libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+      *) [[ -e $stage/lib/$(basename "$lib") ]] || cp -L "$lib" "$to/" ;;
+    esac
+  done
+}
+
 # Open MPI's runtime, relocated into $1: orterun, the Open MPI and PMIx trees as Debian lays
 # them out under /usr (libraries, plugins, help texts), and every library those and the MPI
 # programs load that the target may lack. OPAL_PREFIX and PMIX_INSTALL_PREFIX point Open MPI
@@ -40,15 +52,8 @@ pack_open_mpi() {
   cp -a "$prefix/$multiarch/openmpi" "$prefix/$multiarch/pmix2" "$to/openmpi/$multiarch/"
   cp -a "$prefix/share/openmpi" "$to/openmpi/share/"
   rm -rf "$to/openmpi/$multiarch"/{openmpi,pmix2}/include "$to/openmpi/$multiarch"/{openmpi,pmix2}/lib/*.a
-  local lib libs
-  libs=$( { ldd "$to/openmpi/bin/orterun" "$to/bin"/*; find "$to/openmpi" -name '*.so*' -type f -exec ldd {} \; ; } \
-          2>/dev/null | awk '/=> \//{print $3}' | sort -u)
-  for lib in $libs; do
-    case "$(basename "$lib")" in
-      libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
-      *) [[ -e $stage/lib/$(basename "$lib") ]] || cp -L "$lib" "$to/lib/" ;;  # run.sh loads lib/ too
-    esac
-  done
+  local plugins; mapfile -t plugins < <(find "$to/openmpi" -name '*.so*' -type f)
+  copy_loaded_libraries "$to/lib" "$to/openmpi/bin/orterun" "$to/bin"/* "${plugins[@]}"  # run.sh loads $stage/lib too
 }
 
 if ((mpi)); then bash "$here/bootstrap.sh" cuda mpi; else bash "$here/bootstrap.sh" cuda; fi
@@ -62,13 +67,7 @@ while read -r name; do
   cp "build/cuda/apps/$name/nbk-${name//_/-}" "$stage/bin/"
 done < <(grep -E '^[a-z][a-z0-9_]*$' experiments.txt)
 cp build/cuda/tests/nbk_tests build/cuda/benchmarks/nbk_bench "$stage/bin/"
-# Every shared library the binaries load, except glibc's own and the driver's.
-for lib in $(ldd "$stage"/bin/* | awk '/=> \//{print $3}' | sort -u); do
-  case "$(basename "$lib")" in
-    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
-    *) cp -L "$lib" "$stage/lib/" ;;
-  esac
-done
+copy_loaded_libraries "$stage/lib" "$stage"/bin/*
 if ((mpi)); then
   # The cuda-mpi preset: apart from build/cuda, so that the programs above stay free of MPI.
   cmake --preset cuda-mpi >/dev/null
