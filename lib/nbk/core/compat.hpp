@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nbk/core/cuda_check.hpp"
+#include "nbk/core/host_vector_math.hpp"
 
 namespace nbk {
 
@@ -125,26 +126,28 @@ class Instances {
 #endif
 };
 
-// Math functions moved from Kokkos::Experimental to Kokkos in 3.7.
+// Math functions moved from Kokkos::Experimental to Kokkos in 3.7. exp, log, sin and cos
+// come from host_vector_math.hpp where the build vectorizes them on the host.
 namespace math {
 #if KOKKOS_VERSION >= 30700
-using Kokkos::cos;
-using Kokkos::exp;
-using Kokkos::fabs;
-using Kokkos::fmax;
-using Kokkos::fmin;
-using Kokkos::log;
-using Kokkos::sin;
-using Kokkos::sqrt;
+namespace kokkos_math = Kokkos;
 #else
-using Kokkos::Experimental::cos;
-using Kokkos::Experimental::exp;
-using Kokkos::Experimental::fabs;
-using Kokkos::Experimental::fmax;
-using Kokkos::Experimental::fmin;
-using Kokkos::Experimental::log;
-using Kokkos::Experimental::sin;
-using Kokkos::Experimental::sqrt;
+namespace kokkos_math = Kokkos::Experimental;
+#endif
+using kokkos_math::fabs;
+using kokkos_math::fmax;
+using kokkos_math::fmin;
+using kokkos_math::sqrt;
+#if defined(NBK_HOST_VECTOR_MATH)
+using host_math::cos;
+using host_math::exp;
+using host_math::log;
+using host_math::sin;
+#else
+using kokkos_math::cos;
+using kokkos_math::exp;
+using kokkos_math::log;
+using kokkos_math::sin;
 #endif
 }  // namespace math
 

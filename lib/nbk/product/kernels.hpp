@@ -33,12 +33,32 @@ double reduce_product(const ExecSpace& exec, const View& x) {
 }
 
 // sum log(x_i): log of the product, without the product's range limits.
+// On a GPU each thread takes one element. On a host space each work item sums a chunk of x
+// through `lanes` separate accumulators: one running sum is a chain of dependent additions
+// that the compiler may not reorder, so its logs would run one at a time; `lanes` sums let it
+// compute that many logs in one vector call (host_vector_math.hpp).
 template <class ExecSpace, class View>
 double reduce_log_sum(const ExecSpace& exec, const View& x) {
   detail::check_input<ExecSpace, View>();
-  return reduce_into_host<Kokkos::Sum, double>(
-      "nbk::product::log_sum", range(exec, 0, static_cast<Index>(x.extent(0))),
-      KOKKOS_LAMBDA(Index i, double& partial) { partial += nbk::math::log(x(i)); });
+  const Index n = static_cast<Index>(x.extent(0));
+  if constexpr (is_device_space_v<ExecSpace>) {
+    return reduce_into_host<Kokkos::Sum, double>(
+        "nbk::product::log_sum", range(exec, 0, n),
+        KOKKOS_LAMBDA(Index i, double& partial) { partial += nbk::math::log(x(i)); });
+  } else {
+    constexpr Index chunk = 4096, lanes = 16;
+    return reduce_into_host<Kokkos::Sum, double>(
+        "nbk::product::log_sum", range(exec, 0, (n + chunk - 1) / chunk),
+        KOKKOS_LAMBDA(Index c, double& partial) {
+          const Index end = c * chunk + chunk < n ? c * chunk + chunk : n;
+          double sums[lanes] = {};
+          Index i = c * chunk;
+          for (; i + lanes <= end; i += lanes)
+            for (Index lane = 0; lane < lanes; ++lane) sums[lane] += nbk::math::log(x(i + lane));
+          for (; i < end; ++i) sums[0] += nbk::math::log(x(i));
+          for (Index lane = 0; lane < lanes; ++lane) partial += sums[lane];
+        });
+  }
 }
 
 // Host references: the product in index order, and where it first became zero (-1: never).

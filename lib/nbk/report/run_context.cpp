@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "nbk/core/host_vector_math.hpp"
 #include "nbk/core/spaces.hpp"
 
 namespace nbk {
@@ -67,6 +68,7 @@ nlohmann::json run_context() {
       {"OMP_PROC_BIND", env_or_unset("OMP_PROC_BIND")},
       {"OMP_PLACES", env_or_unset("OMP_PLACES")},
       {"OMP_NUM_THREADS", env_or_unset("OMP_NUM_THREADS")},
+      {"host_math", host_math_name},
       {"kokkos_configuration", kokkos_configuration(false)},
   };
 }

@@ -25,7 +25,7 @@ void sin_exp(const ExecSpace& exec, const X& x, const X& y, const Z& z) {
 // The document's NumPy line as one host thread: the same formula, in index order.
 template <class T>
 void host_loop(const T* x, const T* y, T* z, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) z[i] = std::sin(x[i]) * std::exp(y[i]);
+  for (std::int64_t i = 0; i < n; ++i) z[i] = nbk::math::sin(x[i]) * nbk::math::exp(y[i]);
 }
 
 }  // namespace nbk::sin_exp

@@ -1,0 +1,189 @@
+// The kernels' exp, log, sin and cos (nbk::math) on every enabled space, in float and double,
+// against long double over each function's whole domain: a dense grid where the values change
+// fastest, random bit patterns across every finite exponent (huge sin arguments, subnormal
+// inputs and results), and the special values. Run inside a parallel_for of the kernels' shape,
+// so a host space is measured through the vector calls its loops make
+// (lib/nbk/core/host_vector_math.hpp), the scalar tail too.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/policy.hpp"
+#include "map.hpp"
+#include "spaces.hpp"
+
+namespace {
+
+// glibc's stated bound for libmvec; CUDA's own functions and scalar libm are within it too.
+constexpr double max_ulps = 4;
+
+enum class Fn { exp, log, sin, cos };
+
+const char* name_of(Fn f) {
+  switch (f) {
+    case Fn::exp: return "exp";
+    case Fn::log: return "log";
+    case Fn::sin: return "sin";
+    case Fn::cos: return "cos";
+  }
+  return "?";
+}
+
+template <Fn F, class T>
+KOKKOS_INLINE_FUNCTION T apply(T x) {
+  if constexpr (F == Fn::exp) return nbk::math::exp(x);
+  if constexpr (F == Fn::log) return nbk::math::log(x);
+  if constexpr (F == Fn::sin) return nbk::math::sin(x);
+  if constexpr (F == Fn::cos) return nbk::math::cos(x);
+}
+
+template <Fn F, class Space, class In, class Out>
+void map(const Space& space, const In& in, const Out& out) {
+  Kokkos::parallel_for(
+      "nbk::test::math", nbk::range(space, 0, static_cast<nbk::Index>(out.extent(0))),
+      KOKKOS_LAMBDA(nbk::Index i) { out(i) = apply<F>(in(i)); });
+}
+
+long double reference(Fn f, long double x) {
+  switch (f) {
+    case Fn::exp: return std::exp(x);
+    case Fn::log: return std::log(x);
+    case Fn::sin: return std::sin(x);
+    case Fn::cos: return std::cos(x);
+  }
+  return NAN;
+}
+
+// |got - ref| in units in the last place of T at ref (the subnormal spacing below T's normal
+// range); 0 for matching NaN and infinities, and for an infinity where ref overflows T.
+template <class T>
+double ulp_error(T got, long double ref) {
+  using limits = std::numeric_limits<T>;
+  const double worst = std::numeric_limits<double>::infinity();
+  if (std::isnan(ref)) return std::isnan(got) ? 0 : worst;
+  if (std::isnan(got)) return worst;
+  if (std::fabs(ref) > static_cast<long double>(limits::max()))
+    return std::isinf(got) && std::signbit(got) == std::signbit(ref) ? 0 : worst;
+  if (std::isinf(got)) return worst;
+  int exponent = 0;
+  std::frexp(ref, &exponent);  // ref = m 2^exponent, 0.5 <= |m| < 1
+  const long double ulp = std::ldexp(1.0L, std::max(exponent, limits::min_exponent) - limits::digits);
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / ulp);
+}
+
+template <class T>
+std::vector<T> specials() {
+  using limits = std::numeric_limits<T>;
+  std::vector<T> v{T(0), -T(0), T(1), T(-1), T(0.5), T(2), limits::infinity(), -limits::infinity(),
+                   limits::quiet_NaN(), limits::denorm_min(), -limits::denorm_min(), limits::min(),
+                   -limits::min(), limits::max(), limits::lowest(), limits::epsilon()};
+  // exp's overflow and underflow edges, and multiples of pi/2 (sin and cos near zero).
+  for (double x : {88.72283, 88.72284, -87.33654, -103.27893, -103.97208, 709.78271289338397,
+                   709.78271289338409, -708.39641853226408, -745.13321910194110, -745.13321910194122})
+    v.push_back(static_cast<T>(x));
+  for (int k = -8; k <= 8; ++k) v.push_back(static_cast<T>(k * 1.5707963267948966));
+  return v;
+}
+
+// Random bit patterns of finite T: every exponent equally often, both signs.
+template <class T>
+std::vector<T> random_finite(std::size_t count, std::uint64_t seed) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  std::mt19937_64 engine(seed);
+  std::vector<T> v;
+  while (v.size() < count) {
+    const Bits bits = static_cast<Bits>(engine());
+    T x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (std::isfinite(x)) v.push_back(x);
+  }
+  return v;
+}
+
+template <class T>
+std::vector<T> grid(double lo, double hi, std::size_t count) {
+  std::vector<T> v(count);
+  for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<T>(lo + (hi - lo) * double(i) / double(count - 1));
+  return v;
+}
+
+// Inputs for f: the special values, a dense grid over the range where f's value varies, random
+// bit patterns over all finite T. An odd count, so vector loops run their scalar tail too.
+template <class T>
+std::vector<T> inputs(Fn f) {
+  using limits = std::numeric_limits<T>;
+  std::vector<T> v = specials<T>();
+  const std::size_t dense = (1u << 17) + 3;
+  if (f == Fn::exp) {
+    const double lo = std::log(double(limits::denorm_min())) - 1, hi = std::log(double(limits::max())) + 1;
+    const auto g = grid<T>(lo, hi, dense);
+    v.insert(v.end(), g.begin(), g.end());
+  } else if (f == Fn::log) {
+    const auto g = grid<T>(0.25, 4.0, dense);  // around 1, where log's relative error is hardest
+    v.insert(v.end(), g.begin(), g.end());
+  } else {
+    const auto g = grid<T>(-100.0, 100.0, dense);
+    v.insert(v.end(), g.begin(), g.end());
+  }
+  const auto r = random_finite<T>(1u << 17, 20261124 + static_cast<int>(f));
+  v.insert(v.end(), r.begin(), r.end());
+  return v;
+}
+
+template <class Space, Fn F, class T>
+void expect_within_bound() {
+  const std::vector<T> x = inputs<T>(F);
+  const std::vector<T> y = nbk::test::run_map<Space>(
+      [](const auto& space, const auto& in, const auto& out) { map<F>(space, in, out); }, x);
+  double worst = 0;
+  T worst_x = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double e = ulp_error(y[i], reference(F, static_cast<long double>(x[i])));
+    if (!(e <= worst)) worst = e, worst_x = x[i];
+  }
+  std::cout << "  " << name_of(F) << (sizeof(T) == 4 ? "f" : "") << " on " << nbk::space_name<Space>() << ": at most "
+            << worst << " ulp over " << x.size() << " inputs\n";
+  EXPECT_LE(worst, max_ulps) << name_of(F) << " of " << sizeof(T) * 8 << "-bit " << worst_x;
+}
+
+template <class Space>
+class VectorMath : public ::testing::Test {};
+TYPED_TEST_SUITE(VectorMath, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+TYPED_TEST(VectorMath, ExpWithinFourUlps) {
+  expect_within_bound<TypeParam, Fn::exp, float>();
+  expect_within_bound<TypeParam, Fn::exp, double>();
+}
+
+TYPED_TEST(VectorMath, LogWithinFourUlps) {
+  expect_within_bound<TypeParam, Fn::log, float>();
+  expect_within_bound<TypeParam, Fn::log, double>();
+}
+
+TYPED_TEST(VectorMath, SinWithinFourUlps) {
+  expect_within_bound<TypeParam, Fn::sin, float>();
+  expect_within_bound<TypeParam, Fn::sin, double>();
+}
+
+TYPED_TEST(VectorMath, CosWithinFourUlps) {
+  expect_within_bound<TypeParam, Fn::cos, float>();
+  expect_within_bound<TypeParam, Fn::cos, double>();
+}
+
+// The check can fail: a float computation passed off as double is thousands of ulps out.
+TEST(VectorMath, BoundRejectsSinglePrecision) {
+  EXPECT_GT(ulp_error<double>(static_cast<float>(std::sin(1.0)), std::sin(1.0L)), 1000.0);
+  EXPECT_EQ(ulp_error<float>(std::numeric_limits<float>::infinity(), 1e39L), 0.0);
+  EXPECT_EQ(ulp_error<float>(std::numeric_limits<float>::max(), 1e39L), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(ulp_error<float>(std::numeric_limits<float>::denorm_min(), std::ldexp(1.0L, -149)), 0.0);
+}
+
+}  // namespace
