@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <random>
 
+#include "nbk/core/compat.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::pi {
@@ -27,6 +28,15 @@ using XorShift1024 = Kokkos::Random_XorShift1024_Pool<Device<ExecSpace>>;
 inline constexpr std::uint64_t xorshift64_state_bytes = sizeof(std::uint64_t) + sizeof(int);
 inline constexpr std::uint64_t xorshift1024_state_bytes = 16 * sizeof(std::uint64_t) + 2 * sizeof(int);
 
+// One point from 64 random bits, as the reference takes it: x from the top 24 bits, y from
+// the next 24, each exact in float. One draw per point, and no division: the pools' frand()
+// draws 64 bits per coordinate and divides by 2^64 - 1, which cost more than the draw.
+KOKKOS_INLINE_FUNCTION bool inside_quarter_disc(std::uint64_t bits) {
+  const float x = static_cast<float>(static_cast<std::int32_t>(bits >> 40)) * 0x1.0p-24f;
+  const float y = static_cast<float>(static_cast<std::int32_t>((bits >> 16) & 0xffffff)) * 0x1.0p-24f;
+  return x * x + y * y <= 1.0f;
+}
+
 // Points inside the quarter disc, `samples_per_stream` from each of the pool's first `streams`
 // states, into the rank-0 View `inside`. Stream s always draws from state s: the pool's
 // get_state() without an index hands a thread whichever state is free, and which stream
@@ -39,32 +49,47 @@ void count_inside(const ExecSpace& exec, const Pool& pool, int streams, Index sa
   static_assert(Kokkos::is_view<Inside>::value && Inside::rank == 0, "the count must be a rank-0 View");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Inside::memory_space>::accessible,
                 "the count's memory is not accessible from this execution space");
-  Kokkos::parallel_reduce(
-      "nbk::pi::count_inside", Kokkos::RangePolicy<ExecSpace>(exec, 0, streams),
-      KOKKOS_LAMBDA(int stream, Count& total) {
-        auto generator = pool.get_state(stream);
-        Count mine = 0;
-        for (Index k = 0; k < samples_per_stream; ++k) {
-          const float x = generator.frand();
-          const float y = generator.frand();
-          mine += x * x + y * y <= 1.0f;
-        }
-        pool.free_state(generator);
-        total += mine;
-      },
-      inside);
+  if constexpr (is_device_space_v<ExecSpace>) {
+    Kokkos::parallel_reduce(
+        "nbk::pi::count_inside", Kokkos::RangePolicy<ExecSpace>(exec, 0, streams),
+        KOKKOS_LAMBDA(int stream, Count& total) {
+          auto generator = pool.get_state(stream);
+          Count mine = 0;
+          for (Index k = 0; k < samples_per_stream; ++k) mine += inside_quarter_disc(generator.urand64());
+          pool.free_state(generator);
+          total += mine;
+        },
+        inside);
+  } else {
+    // A CPU core runs two streams side by side: each xorshift step waits on the one before,
+    // so one stream leaves the core idle most of the time. The same states draw the same
+    // points as on a GPU, where the threads themselves are the parallelism.
+    Kokkos::parallel_reduce(
+        "nbk::pi::count_inside", Kokkos::RangePolicy<ExecSpace>(exec, 0, (streams + 1) / 2),
+        KOKKOS_LAMBDA(int pair, Count& total) {
+          const int first = 2 * pair;
+          auto one = pool.get_state(first);
+          Count mine = 0;
+          if (first + 1 < streams) {
+            auto other = pool.get_state(first + 1);
+            for (Index k = 0; k < samples_per_stream; ++k)
+              mine += inside_quarter_disc(one.urand64()) + inside_quarter_disc(other.urand64());
+            pool.free_state(other);
+          } else {
+            for (Index k = 0; k < samples_per_stream; ++k) mine += inside_quarter_disc(one.urand64());
+          }
+          pool.free_state(one);
+          total += mine;
+        },
+        inside);
+  }
 }
 
 // The reference: one host thread, std::mt19937_64 (a generator Kokkos' pools do not share),
 // one draw per point: x from its top 24 bits, y from the next 24.
 inline Count host_count_inside(std::mt19937_64& engine, std::int64_t samples) {
   Count inside = 0;
-  for (std::int64_t k = 0; k < samples; ++k) {
-    const std::uint64_t bits = engine();
-    const float x = static_cast<float>(bits >> 40) * 0x1.0p-24f;
-    const float y = static_cast<float>((bits >> 16) & 0xffffff) * 0x1.0p-24f;
-    inside += x * x + y * y <= 1.0f;
-  }
+  for (std::int64_t k = 0; k < samples; ++k) inside += inside_quarter_disc(engine());
   return inside;
 }
 
