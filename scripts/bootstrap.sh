@@ -49,7 +49,7 @@ for arg in "${@:-host}"; do
   esac
 done
 
-apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3-matplotlib)
+apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3-matplotlib libopenblas-openmp-dev)
 ((want_mpi)) && apt_packages+=(libopenmpi-dev openmpi-bin)
 
 install_packages() {

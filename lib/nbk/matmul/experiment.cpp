@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <limits>
 #include <ostream>
 #include <string>
@@ -17,6 +18,7 @@
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/map_case.hpp"
 #include "nbk/matmul/kernels.hpp"
+#include "nbk/matmul/vendor.hpp"
 
 namespace nbk::experiments {
 
@@ -107,7 +109,11 @@ exp::Verdict check(const Problem& p, const float* c) {
   return v;
 }
 
-enum class Kernel { naive, tiled };
+enum class Kernel { naive, tiled, vendor };
+
+const char* name_of(Kernel kernel) {
+  return kernel == Kernel::naive ? "naive" : kernel == Kernel::tiled ? "tiled" : "blas";
+}
 
 template <class Space>
 class MatmulCase final : public exp::Case {
@@ -120,6 +126,8 @@ class MatmulCase final : public exp::Case {
         b_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::b"), inner(p.size), columns(p.size)),
         c_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::c"), rows(p.size), columns(p.size)),
         c_host_(Kokkos::create_mirror_view(Kokkos::HostSpace(), c_)) {
+    if constexpr (matmul::has_vendor_gemm<Space>)
+      if (kernel_ == Kernel::vendor) vendor_ = std::make_unique<matmul::VendorGemm<Space>>();
     // An element the kernel never writes must fail the check, whatever the reference.
     Kokkos::deep_copy(exec_, c_, std::numeric_limits<float>::quiet_NaN());
     upload();
@@ -130,6 +138,8 @@ class MatmulCase final : public exp::Case {
     Kokkos::deep_copy(exec_, b_, p_.b);
   }
   void run() override {
+    if constexpr (matmul::has_vendor_gemm<Space>)
+      if (kernel_ == Kernel::vendor) return vendor_->multiply(exec_, a_, b_, c_);
     if (kernel_ == Kernel::naive) matmul::naive(exec_, a_, b_, c_);
     else matmul::tiled(exec_, a_, b_, c_);
   }
@@ -146,13 +156,15 @@ class MatmulCase final : public exp::Case {
   Space exec_;
   matmul::Matrix<Memory> a_, b_, c_;
   typename matmul::Matrix<Memory>::HostMirror c_host_;
+  struct NoVendor {};
+  std::conditional_t<matmul::has_vendor_gemm<Space>, std::unique_ptr<matmul::VendorGemm<Space>>, NoVendor> vendor_;
 };
 
 template <class Space>
 exp::Variant on_space(Kernel kernel) {
-  exp::Variant v = exp::map_variant<Space>(kernel == Kernel::naive ? "naive" : "tiled", "A and B", "C");
-  v.document = kernel == Kernel::naive ? "@guvectorize matmulcore, (m,n),(n,p)->(m,p) (no body, no figure)"
-                                       : "shared memory (\"not too important right now\"; no code)";
+  exp::Variant v = exp::map_variant<Space>(name_of(kernel), "A and B", "C");
+  if (kernel == Kernel::naive) v.document = "@guvectorize matmulcore, (m,n),(n,p)->(m,p) (no body, no figure)";
+  if (kernel == Kernel::tiled) v.document = "shared memory (\"not too important right now\"; no code)";
   v.footprint = [](const Size& s) {
     const std::uint64_t c = bytes_of({{rows(s), columns(s)}});
     const std::uint64_t all = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}, {rows(s), columns(s)}});
@@ -163,6 +175,24 @@ exp::Variant on_space(Kernel kernel) {
   v.make = exp::case_of<MatmulCase<Space>, Problem>(kernel);
   return v;
 }
+
+#if defined(NBK_HAVE_OPENBLAS)
+// OpenBLAS on the host: the vendor's product on every core, outside Kokkos.
+exp::Variant host_blas() {
+  exp::Variant v{"blas"};
+  v.space = "host";
+  v.moves = matmul::VendorGemm<matmul::Host>::name() + ", host memory";
+  v.footprint = [](const Size& s) { return exp::Footprint{bytes_of({{rows(s), columns(s)}}), 0}; };
+  v.speedup_against = "host";
+  v.make = exp::maker<Problem>([](const Problem& p, const Size& s) {
+    return std::make_unique<exp::HostLoopCase<HostMatrix>>(
+        HostMatrix("nbk::matmul::c", rows(s), columns(s)),
+        [&p](const HostMatrix& c) { matmul::VendorGemm<matmul::Host>().multiply(p.a, p.b, c); },
+        [&p](const HostMatrix& c) { return check(p, c.data()); });
+  });
+  return v;
+}
+#endif
 
 exp::Variant host_loops() {
   exp::Variant v{"host"};
@@ -259,7 +289,11 @@ exp::Experiment matmul() {
     using Space = typename decltype(tag)::type;
     e.variants.push_back(on_space<Space>(Kernel::naive));
     e.variants.push_back(on_space<Space>(Kernel::tiled));
+    if constexpr (matmul::has_vendor_gemm<Space>) e.variants.push_back(on_space<Space>(Kernel::vendor));
   });
+#if defined(NBK_HAVE_OPENBLAS)
+  e.variants.push_back(host_blas());
+#endif
   e.explain = explain;
   return e;
 }
