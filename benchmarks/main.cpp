@@ -25,6 +25,7 @@ int main(int argc, char* argv[]) {
     benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
 
   nbk::bench::register_all();
+  nbk::bench::register_math();
   benchmark::RunSpecifiedBenchmarks();
   nbk::bench::release_problems();
   benchmark::Shutdown();

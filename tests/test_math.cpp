@@ -15,8 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "nbk/core/compat.hpp"
-#include "nbk/core/policy.hpp"
+#include "nbk/core/math_map.hpp"
 #include "map.hpp"
 #include "spaces.hpp"
 
@@ -25,32 +24,8 @@ namespace {
 // glibc's stated bound for libmvec; CUDA's own functions and scalar libm are within it too.
 constexpr double max_ulps = 4;
 
-enum class Fn { exp, log, sin, cos };
-
-const char* name_of(Fn f) {
-  switch (f) {
-    case Fn::exp: return "exp";
-    case Fn::log: return "log";
-    case Fn::sin: return "sin";
-    case Fn::cos: return "cos";
-  }
-  return "?";
-}
-
-template <Fn F, class T>
-KOKKOS_INLINE_FUNCTION T apply(T x) {
-  if constexpr (F == Fn::exp) return nbk::math::exp(x);
-  if constexpr (F == Fn::log) return nbk::math::log(x);
-  if constexpr (F == Fn::sin) return nbk::math::sin(x);
-  if constexpr (F == Fn::cos) return nbk::math::cos(x);
-}
-
-template <Fn F, class Space, class In, class Out>
-void map(const Space& space, const In& in, const Out& out) {
-  Kokkos::parallel_for(
-      "nbk::test::math", nbk::range(space, 0, static_cast<nbk::Index>(out.extent(0))),
-      KOKKOS_LAMBDA(nbk::Index i) { out(i) = apply<F>(in(i)); });
-}
+using Fn = nbk::MathFunction;
+using nbk::name_of;
 
 long double reference(Fn f, long double x) {
   switch (f) {
@@ -142,7 +117,7 @@ template <class Space, Fn F, class T>
 void expect_within_bound() {
   const std::vector<T> x = inputs<T>(F);
   const std::vector<T> y = nbk::test::run_map<Space>(
-      [](const auto& space, const auto& in, const auto& out) { map<F>(space, in, out); }, x);
+      [](const auto& space, const auto& in, const auto& out) { nbk::math_map<F>(space, in, out); }, x);
   double worst = 0;
   T worst_x = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {

@@ -10,8 +10,10 @@
 // -fno-math-errno (a vector call cannot set errno) and -fno-builtin-sin/cos: GCC would
 // otherwise fuse sin(x) and cos(x) of one x into a sincos call, which it cannot vectorize.
 //
+// SLEEF's libsleefgnuabi exports the same names (its 1-ulp functions): the build's
+// NBK_VECTOR_MATH picks which library answers them (README, "Vector math" has both measured).
 // Accuracy: glibc bounds libmvec at 4 ulp; tests/test_math.cpp measures each function
-// against long double over its domain and checks the bound there (README, "Vector math").
+// against long double over its domain and checks that bound.
 // CMakeLists.txt defines NBK_HOST_VECTOR_MATH for GCC on x86-64 with glibc in builds
 // without a device compiler; everywhere else nbk::math uses Kokkos' functions.
 #include <cmath>
@@ -53,7 +55,7 @@ inline double cos(double x) { return ::cos(x); }
 namespace nbk {
 // What the host spaces' exp, log, sin and cos are, for the programs' context.
 #if defined(NBK_HOST_VECTOR_MATH)
-inline constexpr const char* host_math_name = "glibc libmvec (vectorized)";
+inline constexpr const char* host_math_name = NBK_HOST_VECTOR_MATH_LIBRARY " (vector calls)";
 #else
 inline constexpr const char* host_math_name = "Kokkos' math functions (scalar on the host)";
 #endif
