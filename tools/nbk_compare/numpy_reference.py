@@ -524,13 +524,15 @@ HISTOGRAM_BINS = (1, 16, 100, 4096)
 def build_histogram(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
-    x64 = x.astype(np.float64)
+    inside = x[(x >= -4) & (x <= 4)]
     cases = []
     for bins in HISTOGRAM_BINS:
-        # The same edges as np.histogram; a binary search instead of its scaled offset.
-        edges = np.linspace(-4.0, 4.0, bins + 1)
-        inside = (x64 >= -4.0) & (x64 <= 4.0)
-        index = np.minimum(np.searchsorted(edges, x64[inside], side="right") - 1, bins - 1)
+        # np.histogram's bins, by definition: edges linspace(-4, 4, bins + 1) in the array's
+        # own type (float32 here, rounded from float64: -3.92 is not the float64 -3.92), each
+        # bin [edge, next edge), the last one closed. Found by a binary search, where NumPy
+        # scales the offset and corrects it against the edges.
+        edges = np.linspace(-4.0, 4.0, bins + 1).astype(x.dtype)
+        index = np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1)
         expected = np.bincount(index, minlength=bins)
         check = (lambda r, expected=expected: mismatch_verdict(int(np.count_nonzero(r[0] != expected)),
                                                                "bins differ"))
@@ -538,6 +540,8 @@ def build_histogram(np, size, seed):
                           lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)), check, 4 * n))
     return Problem({"element_type": "float32", "seed": seed, "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
                     "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
+                    "edges": "linspace(-4, 4, bins + 1) rounded to float32 (np.histogram's bin type for float32 "
+                             "data); the programs bin by floor((x + 4) * bins / 8) in float",
                     "right_edge": "x = 4 counts in the last bin (np.histogram); the programs drop it"}, cases)
 
 

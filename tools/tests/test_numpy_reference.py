@@ -146,6 +146,17 @@ class Checks(unittest.TestCase):
         builtin.record(self.np.float32(builtin.call() + 1))  # a sample counted twice, say
         self.assertFalse(builtin.verdict().ok)
 
+    def test_histogram_edges_are_numpys(self):
+        """np.histogram bins float32 data by float32 edges. With seed 41, one of 10^5 samples lies between
+        an edge of the 100 bins rounded to float32 and the same edge in float64 (float64 edges fail here)."""
+        problem = numpy_reference.build_histogram(self.np, (100000,), 41)
+        for case in problem.cases:
+            case.record(case.call())
+            self.assertTrue(case.verdict().ok, (case.variant.name, case.verdict().summary))
+        counts, _ = problem.cases[2].last
+        counts[3] += 1
+        self.assertFalse(problem.cases[2].verdict().ok)
+
     def test_add_one_checks_every_call(self):
         problem = numpy_reference.build_add_one(self.np, (1000,), 1)
         case = problem.cases[0]
