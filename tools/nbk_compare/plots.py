@@ -5,6 +5,11 @@ bandwidth.png    GB/s of every benchmark, one panel per column, with the referen
                  of the same space and file) drawn as a line and each bar's % of it
 sweep-<exp>.png  time against size on log-log axes, one curve per variant+column, for every
                  experiment with several sizes of one variant (the crossover sweeps)
+(speedup and bandwidth are paged, speedup-2.png, ..., so that no figure is taller than
+MAX_HEIGHT_PX), and for nbk-report's runs, small multiples (a panel per workload):
+times.png        best time against elements per CPU run and GPU run, the crossover marked
+bandwidth.png    GB/s of each space's best row against that run's reference
+sweeps.png       each size sweep of every run, and the crossovers
 """
 import math
 import os
@@ -226,16 +231,24 @@ def plot_sweep(cmp, experiment, path):
 
 def _time_against_size(ax, ticker, times, xlabel, ylabel, title):
     """Log-log axes of time against size: powers of two along x, whole decades of time along y."""
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
+    _style_time_axes(ax, ticker)
     ax.set_ylim(10 ** math.floor(math.log10(min(times))), 10 ** math.ceil(math.log10(max(times))))
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.grid(which="major", alpha=0.3)
     ax.grid(which="minor", alpha=0.1)
+
+
+def _style_time_axes(ax, ticker, title=None):
+    """Log-log, powers of two along x, times along y; a small panel's title when given."""
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
+    ax.grid(which="major", alpha=0.3)
+    if title:
+        ax.set_title(title, fontsize=9, loc="left")
+        ax.tick_params(labelsize=7)
 
 
 def _time_tick(seconds, _):
@@ -320,15 +333,6 @@ def _small_multiples(panels, draw, path, title):
     return written
 
 
-def _style_time_axes(ax, ticker, title):
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
-    ax.set_title(title, fontsize=9, loc="left")
-    ax.tick_params(labelsize=7)
-    ax.grid(which="major", alpha=0.3)
-
 
 def _curves_by_size(entries, pick):
     """{elements: best time} of the usable entries `pick` keeps."""
@@ -400,8 +404,12 @@ def plot_run_bandwidth(runs, lines, path):
             frac = e.fraction
             ax.annotate(f"{format_gbps(e.gbps)}" + (f" ({format_pct(frac)} {e.fraction_of})" if frac else ""),
                         (e.gbps, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
-        top = max([e.gbps for e in bars] + [e.reference.gbps for e in bars if e.reference])
-        ax.set_xlim(0, top * 1.45)
+        values = [e.gbps for e in bars] + [e.reference.gbps for e in bars if e.reference]
+        if max(values) > 30 * min(values):  # a GPU beside CPUs: a log axis keeps the CPU bars visible
+            ax.set_xscale("log")
+            ax.set_xlim(min(values) / 2, max(values) * 8)
+        else:
+            ax.set_xlim(0, max(values) * 1.45)
         ax.set_yticks(list(ys))
         ax.set_yticklabels([f"{e.space}@{e.run.label}" for e in bars], fontsize=7)
         ax.invert_yaxis()

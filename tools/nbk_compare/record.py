@@ -22,12 +22,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _safe(text):
-    """A piece of a folder name: letters, digits, '.', '_' and '-' only."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "unknown"
+    """A piece of a folder name: letters, digits, '.', '_', '+' and '-' only."""
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", text).strip("_") or "unknown"
 
 
 def run_name(host, preset, revision, when):
-    """'vm-openmp-9b98cfc-20261124-101500' (a '+' after the revision: uncommitted changes)."""
+    """'vm-openmp-9b98cfc-20261124-101500' (pass '9b98cfc+' for a checkout with uncommitted changes)."""
     return "-".join([_safe(host), _safe(preset), _safe(revision), when.strftime("%Y%m%d-%H%M%S")])
 
 

@@ -44,9 +44,11 @@ class Doc:
         if items:
             self.blocks.append(("ul", list(items)))
 
-    def table(self, headers, rows, right=None):
-        """`right`: indexes of right-aligned columns (numbers)."""
-        self.blocks.append(("table", headers, rows, set(right or ())))
+    def table(self, headers, rows, right=None, groups=None, compact=False):
+        """`right`: indexes of right-aligned columns (numbers); `groups`: [(label, number of
+        columns)] over the headers (a header row of its own in HTML, a prefix in Markdown);
+        `compact` (implied by groups): cells do not wrap, so a cell's lines are its own."""
+        self.blocks.append(("table", headers, rows, set(right or ()), groups, compact or bool(groups)))
 
     def img(self, src, alt):
         self.blocks.append(("img", src, alt))
@@ -68,7 +70,8 @@ class Doc:
             elif kind == "ul":
                 out.append("\n".join(f"- {i}" for i in b[1]))
             elif kind == "table":
-                _, headers, rows, right = b
+                _, headers, rows, right, groups, _ = b
+                headers = _prefixed(headers, groups)
                 out.append("\n".join(
                     ["| " + " | ".join(_md_cell(h) for h in headers) + " |",
                      "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
@@ -92,9 +95,12 @@ class Doc:
             elif kind == "ul":
                 out.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in b[1]) + "</ul>")
             elif kind == "table":
-                _, headers, rows, right = b
+                _, headers, rows, right, groups, compact = b
                 cls = lambda i: ' class="r"' if i in right else ""  # noqa: E731
-                out.append("<table><thead><tr>" + "".join(f"<th{cls(i)}>{_inline_html(h)}</th>"
+                top = "" if not groups else "<tr>" + "".join(
+                    f'<th colspan="{n}" class="g">{_inline_html(label)}</th>' for label, n in groups) + "</tr>"
+                table = '<table class="compact">' if compact else "<table>"
+                out.append(f"{table}<thead>{top}<tr>" + "".join(f"<th{cls(i)}>{_inline_html(h)}</th>"
                                                           for i, h in enumerate(headers)) + "</tr></thead><tbody>"
                            + "".join("<tr>" + "".join(f"<td{cls(i)}>{_inline_html(str(c))}</td>"
                                                       for i, c in enumerate(r)) + "</tr>" for r in rows)
@@ -112,9 +118,18 @@ class Doc:
         return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + html.escape(title)
                 + "</title><style>body{font-family:sans-serif;max-width:1400px;margin:1em auto;padding:0 1em}"
                 "table{border-collapse:collapse;margin:0.5em 0;font-size:90%}th,td{border:1px solid #ccc;"
-                "padding:2px 6px;text-align:left;vertical-align:top}.r{text-align:right}"
+                "padding:2px 6px;text-align:left;vertical-align:top}.r{text-align:right}.compact td{white-space:nowrap}"
+                "th.g{text-align:center;background:#eef}"
                 "img{max-width:100%}code,pre{background:#f4f4f4}</style></head><body>\n"
                 + self.html_body() + "\n</body></html>\n")
+
+
+def _prefixed(headers, groups):
+    """Markdown has one header row: each header prefixed by its group's label."""
+    if not groups:
+        return headers
+    labels = [label for label, n in groups for _ in range(n)]
+    return [f"{g}: {h}" if g else h for g, h in zip(labels, headers)]
 
 
 def _md_cell(value):
@@ -135,7 +150,7 @@ def _inline_html(text):
             out.append(f'<a href="{html.escape(m.group(3), quote=True)}">{html.escape(m.group(2))}</a>')
         pos = m.end()
     out.append(html.escape(text[pos:]))
-    return "".join(out)
+    return "".join(out).replace("\n", "<br>")
 
 
 # ---------------------------------------------------------------------------------- values
@@ -524,8 +539,8 @@ def summary_section(doc, runs, lines):
         doc.p("No timings: no program result with result rows in " + ", ".join(r.label for r in runs) + ".")
         return
     groups, rows = summary.summary_table(runs, lines)
-    doc.table([h if not g else f"{g}: {h}" for g, subs in groups for h in subs], rows,
-              right=[3, 4, 6, 7, 8, 10, 11, 12])
+    doc.table([h for _, subs in groups for h in subs], rows, right=[3, 4, 6, 7, 8, 10, 11, 12],
+              groups=[(g, len(subs)) for g, subs in groups])
     doc.items(summary.legend(runs, lines))
 
 
@@ -562,12 +577,12 @@ def _from_text(resident, transfers):
 def _cell_text(entry):
     if entry.error:
         return f"{NOT_COMPARABLE}: {entry.error}"
-    parts = [cmpmod.format_time(entry.time)]
+    text = cmpmod.format_time(entry.time)
     if entry.gbps:
         pct = entry.fraction
-        parts.append(f"{cmpmod.format_gbps(entry.gbps)} GB/s" + (f" ({cmpmod.format_pct(pct)} {entry.fraction_of})"
-                                                              if pct is not None else ""))
-    return ", ".join(parts)
+        text += f"\n{cmpmod.format_gbps(entry.gbps)} GB/s" + (f", {cmpmod.format_pct(pct)} {entry.fraction_of}"
+                                                           if pct is not None else "")
+    return text
 
 
 def experiment_comparison(doc, runs, experiment):
@@ -598,7 +613,7 @@ def experiment_comparison(doc, runs, experiment):
                 base = best_cpu.get(size)
                 row.append(cmpmod.format_ratio(base.time / e.time) if e and e.usable and base else "-")
         rows.append(row)
-    doc.table(headers, rows, right=range(2, len(headers)))
+    doc.table(headers, rows, right=range(2, len(headers)), compact=True)
     refs = {}
     for e in entries:
         if e.reference:

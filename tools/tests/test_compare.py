@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from nbk_compare import compare, gbench, runs
+from nbk_compare import compare, runs
 from nbk_compare.gbench import BenchFile, size_sort_key, split_name
 
 from .helpers import fixture, run_tool

@@ -7,7 +7,7 @@ from unittest import mock
 
 from nbk_compare import plots, report, runs
 
-from .helpers import FIXTURES, fixture, have_matplotlib, run_tool
+from .helpers import FIXTURES, fixture, have_matplotlib, read, run_tool
 
 
 def preset_dir(tmp, results=True, bench=True):
@@ -19,11 +19,6 @@ def preset_dir(tmp, results=True, bench=True):
     if bench:
         shutil.copy(fixture("spaces.json"), os.path.join(d, "bench.json"))
     return d
-
-
-def read(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
 
 
 class Report(unittest.TestCase):
@@ -61,7 +56,7 @@ class Report(unittest.TestCase):
 
     def test_known_and_unknown_experiments(self):
         self.assertIn("### add_one", self.md)
-        self.assertIn("| resident | 2^31 | 750.0 ms, 4.10 GB/s (46% memcpy) | 300.0 ms, 50.2 GB/s (179% memcpy) |",
+        self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 46% memcpy | 300.0 ms<br>50.2 GB/s, 179% memcpy |",
                       self.md)
         self.assertIn("| builtin | 134217571 | - | not comparable: not verified: FAILED (error 0.125 > 0.1) |", self.md)
         # every row of the run, folded below the table, skipped rows too

@@ -11,7 +11,7 @@ import unittest
 
 from nbk_compare import record
 
-from .helpers import TOOLS
+from .helpers import TOOLS, read
 
 REPO = os.path.dirname(TOOLS)
 SCRIPT = os.path.join(REPO, "scripts", "run-experiments.sh")
@@ -70,8 +70,7 @@ class MainJob(unittest.TestCase):
                 self.assertIn("--runs", context["command"])
                 for exp in experiments():
                     self.assertTrue(os.path.exists(os.path.join(run, f"{exp}.json")), exp)
-                with open(os.path.join(run, "run.log"), encoding="utf-8") as log:
-                    self.assertIn("fake add_one", log.read())
+                self.assertIn("fake add_one", read(os.path.join(run, "run.log")))
                 self.assertTrue(os.path.exists(os.path.join(run, "report", "index.md")))
 
     def test_a_failing_program_is_recorded_and_the_run_goes_on(self):
@@ -98,7 +97,7 @@ class MainJob(unittest.TestCase):
 class Record(unittest.TestCase):
     def test_run_name(self):
         when = datetime.datetime(2026, 11, 24, 10, 15, 0, tzinfo=datetime.timezone.utc)
-        self.assertEqual(record.run_name("my host", "cuda", "abc1234+", when), "my_host-cuda-abc1234-20261124-101500")
+        self.assertEqual(record.run_name("my host", "cuda", "abc1234+", when), "my_host-cuda-abc1234+-20261124-101500")
 
     def test_existing_names_get_a_suffix(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -8,15 +8,10 @@ import unittest
 
 from nbk_compare import runs, summary
 
-from .helpers import TOOLS, run_tool
+from .helpers import TOOLS, read, run_tool
 from .runs_fixtures import CPU_CONTEXT, cpu_and_gpu_runs, cpu_programs, gpu_programs, load, write_run
 
 H100 = os.path.join(os.path.dirname(TOOLS), "results", "h100-4ae6697")
-
-
-def read(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
 
 
 class TwoRuns(unittest.TestCase):
@@ -37,8 +32,8 @@ class TwoRuns(unittest.TestCase):
         # add_one.json of both runs: the openmp rows of each, side by side
         self.assertIn("| variant | size | serial@ws | openmp@ws | openmp@gpu | cuda@gpu | vs best CPU (cuda@gpu) |",
                       self.md)
-        self.assertIn("| resident | 2^31 | 750.0 ms, 4.10 GB/s (46% memcpy) | 300.0 ms, 50.2 GB/s (179% memcpy) | "
-                      "100.0 ms, 150 GB/s (536% memcpy) | 20.00 ms, 850 GB/s (42% memcpy) | 15.0x |", self.md)
+        self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 46% memcpy | 300.0 ms<br>50.2 GB/s, 179% memcpy | "
+                      "100.0 ms<br>150 GB/s, 536% memcpy | 20.00 ms<br>850 GB/s, 42% memcpy | 15.0x |", self.md)
 
     def test_summary_on_top_and_on_stdout(self):
         self.assertLess(self.md.index("## Summary"), self.md.index("## Machine and build"))
