@@ -72,6 +72,21 @@ class TwoRuns(unittest.TestCase):
             self.assertLessEqual(plots.png_size(os.path.join(self.out, name))[1], plots.MAX_HEIGHT_PX, name)
 
 
+class PresetDir(unittest.TestCase):
+    def test_the_newest_run_of_a_preset(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_run(os.path.join(tmp, "runs", "old"), dict(CPU_CONTEXT, started_utc="2026-11-24T09:00:00Z"),
+                      [load("add_one.json")])
+            write_run(os.path.join(tmp, "runs", "new"), dict(CPU_CONTEXT, started_utc="2026-11-24T12:00:00Z"),
+                      [load("sin_exp.json")])
+            rc, out, err = run_tool("nbk-report", "--preset-dir", tmp, "--no-plots")
+            self.assertEqual(rc, 0, err)
+            md = read(os.path.join(tmp, "report", "index.md"))
+            self.assertIn(os.path.join(tmp, "runs", "new"), md)
+            self.assertIn("### sin_exp", md)
+            self.assertNotIn("### add_one", md)
+
+
 class Summary(unittest.TestCase):
     def test_different_sizes_are_not_comparable(self):
         with tempfile.TemporaryDirectory() as tmp:
