@@ -732,6 +732,21 @@ def blas_info(np):
     return os.path.basename(path), path
 
 
+def blas_threads(path):
+    """The threads the loaded BLAS says it will use (OpenBLAS, MKL), else None."""
+    if not path:
+        return None
+    try:
+        import ctypes
+        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0) | ctypes.RTLD_GLOBAL)
+        for symbol in ("openblas_get_num_threads", "MKL_Get_Max_Threads"):
+            if hasattr(lib, symbol):
+                return int(getattr(lib, symbol)())
+    except (OSError, AttributeError, ValueError):
+        pass
+    return None
+
+
 def run_context(np, threads, imported_before):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     blas, blas_path = blas_info(np)
@@ -750,6 +765,7 @@ def run_context(np, threads, imported_before):
         "python_executable": sys.executable,
         "blas": blas,
         "blas_library": blas_path,
+        "blas_threads": blas_threads(blas_path),  # as the library reports it; null: it cannot say
         "random_generator": "numpy.random.default_rng(seed): PCG64",
         "tool": "tools/nbk-numpy",
         "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
@@ -1053,8 +1069,10 @@ def main(argv=None):
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     context = run_context(np, args.threads_value, imported_before)
+    said = context["blas_threads"]
     print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {context['blas']}"
-          f" ({context['blas_library'] or 'library not found'}), {args.threads_value} thread(s); "
+          f" ({context['blas_library'] or 'library not found'}"
+          + (f", reports {said} thread(s)" if said is not None else "") + f"), {args.threads_value} thread(s); "
           f"{context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
     probe = memcpy_probe(np, args.probe_value)
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_value} doubles per array)", flush=True)
