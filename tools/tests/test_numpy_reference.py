@@ -55,8 +55,8 @@ class TinyRun(unittest.TestCase):
                 w = numpy_reference.WORKLOADS[data["experiment"]]
                 self.assertEqual(name, f"{w.name}.json")
                 self.assertEqual(data["context"]["execution_spaces"], ["numpy"])
-                for key in ("host_name", "cpu_model", "date_utc", "numpy_version", "python_version", "blas", "blas_threads",
-                            "threads", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+                for key in ("host_name", "cpu_model", "date_utc", "numpy_version", "python_version", "blas",
+                            "blas_threads", "threads", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
                     self.assertIn(key, data["context"])
                 self.assertEqual(data["context"]["threads"], 1)
                 self.assertEqual(data["context"]["OPENBLAS_NUM_THREADS"], "1")
