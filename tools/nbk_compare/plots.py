@@ -344,10 +344,11 @@ def _curves_by_size(entries, pick):
 
 
 def plot_run_times(runs, lines, path):
-    """Per workload: best time against elements, for each CPU run's CPU rows and each GPU
-    run's device rows, resident and with transfers; a vertical line where the GPU (resident)
+    """Per workload: best time against elements, for each CPU run's CPU rows, the NumPy
+    reference's rows (dash-dot, not in the crossover) and each GPU run's device rows, resident and with transfers; a vertical line where the GPU (resident)
     becomes faster at every larger size."""
-    from .summary import cpu_runs, crossover
+    from .runs import REFERENCE_SPACES
+    from .summary import cpu_runs, crossover, reference_runs, reference_spaces
     _, _, ticker = _matplotlib()
     cpus = cpu_runs(runs)
     gpus = [r for r in runs if r.has_device]
@@ -355,8 +356,9 @@ def plot_run_times(runs, lines, path):
     def draw(ax, line):
         mine = [e for r in runs for e in r.entries if e.experiment == line.experiment]
         cpu_best = {}
-        curves = [(f"CPU {r.label}", "-", "o", lambda e, r=r: e.run is r and not e.on_device and not e.crosses_link)
-                  for r in cpus]
+        curves = [(f"CPU {r.label}", "-", "o", lambda e, r=r: e.run is r and e.cpu_variant) for r in cpus]
+        curves += [(f"{REFERENCE_SPACES[s]} {r.label}", "-.", "x", lambda e, r=r, s=s: e.run is r and e.space == s)
+                   for s in reference_spaces(runs) for r in reference_runs(runs, s)]
         curves += [(f"GPU {r.label}{how}", style, marker, lambda e, r=r, x=x: e.run is r and e.on_device and e.crosses_link == x)
                    for r in gpus for how, style, marker, x in ((" resident", "--", "s", False),
                                                                (" + transfers", ":", "^", True))]

@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 RUN_FILE = "run.json"
+NUMPY_FOLDER = "numpy"  # tools/nbk-numpy --out RUN/numpy
 FORMAT = "nbk-run 1"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -17,7 +17,7 @@ import sys
 from . import compare as cmpmod
 from . import record, summary
 from .gbench import BenchFile, InputError, default_labels, format_size, size_sort_key
-from .runs import CPU_SPACES, RunRecord, experiment_order, open_runs
+from .runs import RunRecord, experiment_order, on_device, open_runs
 from .summary import NOT_COMPARABLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -510,9 +510,18 @@ def machine_facts(run):
     dirty = " (uncommitted changes)" if run.value("git_dirty") else ""
     add("git revision (from the run)", f"{rev}{dirty}" if rev else "unknown: the run records none")
     add("command", run.value("command"))
+    add("NumPy reference (tools/nbk-numpy)", "; ".join(numpy_text(c) for c in run.reference_contexts()[:1]))
     if run.programs and any("upgraded_from" in d for _, d in run.programs.values()):
         add("format", "rows read from " + next(d["upgraded_from"] for _, d in run.programs.values() if "upgraded_from" in d))
     return facts
+
+
+def numpy_text(context):
+    """NumPy's version, threads and BLAS, as a NumPy reference file's context records them."""
+    said = context.get("blas_threads")
+    return (f"NumPy {context.get('numpy_version', '?')}, {context.get('threads', '?')} thread(s); BLAS: "
+            f"{context.get('blas', 'unknown')} ({context.get('blas_library') or 'library not found'}"
+            + (f", reports {said} thread(s)" if said is not None else "") + ")")
 
 
 def machine_section(doc, runs):
@@ -539,7 +548,9 @@ def summary_section(doc, runs, lines):
         doc.p("No timings: no program result with result rows in " + ", ".join(r.label for r in runs) + ".")
         return
     groups, rows = summary.summary_table(runs, lines)
-    doc.table([h for _, subs in groups for h in subs], rows, right=[3, 4, 6, 7, 8, 10, 11, 12],
+    headers = [h for _, subs in groups for h in subs]
+    left = summary.text_columns(groups)
+    doc.table(headers, rows, right=[i for i in range(len(headers)) if i not in left],
               groups=[(g, len(subs)) for g, subs in groups])
     doc.items(summary.legend(runs, lines))
 
@@ -596,12 +607,12 @@ def experiment_comparison(doc, runs, experiment):
     keys.sort(key=lambda k: (order[k[0]], size_sort_key(k[1])))
     cells = {(e.variant, e.size, e.run.label, e.space): e for e in entries}
     cpus = summary.cpu_runs(runs)
-    best_cpu = {size: summary._best(e for e in entries if e.size == size and not e.on_device
-                                    and not e.crosses_link and e.run in cpus) for _, size in keys}
+    best_cpu = {size: summary._best(e for e in entries if e.size == size and e.cpu_variant and e.run in cpus)
+                for _, size in keys}
     headers = ["variant", "size"]
     for run, space in columns:
         headers.append(f"{space}@{run.label}" if several else space)
-        if space not in CPU_SPACES:
+        if on_device(space):
             headers.append(f"vs best CPU ({space}@{run.label})" if several else f"vs best CPU ({space})")
     rows = []
     for variant, size in keys:
@@ -609,7 +620,7 @@ def experiment_comparison(doc, runs, experiment):
         for run, space in columns:
             e = cells.get((variant, size, run.label, space))
             row.append(_cell_text(e) if e else "-")
-            if space not in CPU_SPACES:
+            if on_device(space):
                 base = best_cpu.get(size)
                 row.append(cmpmod.format_ratio(base.time / e.time) if e and e.usable and base else "-")
         rows.append(row)
@@ -624,10 +635,10 @@ def experiment_comparison(doc, runs, experiment):
             f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link.")
     best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {cmpmod.format_time(b.time)}"
             for s, b in best_cpu.items() if b]
-    if best and any(space not in CPU_SPACES for _, space in columns):
-        notes.append("vs best CPU = the fastest CPU row at that size in " + ", ".join(r.label for r in cpus)
+    if best and any(on_device(space) for _, space in columns):
+        notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in " + ", ".join(r.label for r in cpus)
                      + " / this time (" + "; ".join(best) + ").")
-    missing = [r.label for r in runs if experiment not in r.programs]
+    missing = [r.label for r in runs if not r.files_of(experiment)]
     if missing:
         notes.append(f"Not run in {', '.join(missing)}.")
     if several:
@@ -648,10 +659,7 @@ def experiments_section(doc, runs):
         doc.h(3, experiment)
         if any(e.experiment == experiment for r in runs for e in r.entries):
             experiment_comparison(doc, runs, experiment)
-        for run in runs:
-            if experiment not in run.programs:
-                continue
-            path, data = run.programs[experiment]
+        for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
             sub = Doc()
             body = {k: v for k, v in data.items() if k not in ("context", "experiment")}
             if _is_experiment_run(data):

@@ -2,7 +2,9 @@
 
 A run is a folder (what scripts/run-experiments.sh writes, or a reference record such as
 results/h100-4ae6697/) holding the programs' JSON (<experiment>.json, in the folder or in its
-results/), perhaps Google Benchmark output (bench.json) and run.json. Files written before
+results/), perhaps the NumPy reference's (numpy/<experiment>.json, rows of space "numpy": the
+same experiments' rows, read as references beside the programs'), Google Benchmark output
+(bench.json) and run.json. Files written before
 the current row format (main at 4ae6697: 'method', 'second_s', 'resident_best_s', ...) are
 brought to it by upgrade(), so every tool reads one schema.
 
@@ -16,8 +18,23 @@ import re
 from . import record
 from .gbench import BenchFile, InputError, Run, load_json, size_sort_key, split_name
 
-CPU_SPACES = ("host", "serial", "openmp", "threads")  # any other space is a device
+# Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
+# 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
+# named here is taken for a device: Kokkos' others (cuda, hip, sycl, openmptarget) are.
+CPU_SPACES = ("host", "serial", "openmp", "threads", "hpx", "numpy")
+# CPU spaces that are references measured beside the programs, not the programs' variants: never
+# a candidate for the best CPU time, shown in columns of their own (tools/nbk-numpy writes numpy).
+REFERENCE_SPACES = {"numpy": "NumPy"}
 TRANSFERS = "+transfers"
+
+
+def on_device(space):
+    """True for a GPU space (any space not in CPU_SPACES)."""
+    return space not in CPU_SPACES
+
+
+def is_reference(space):
+    return space in REFERENCE_SPACES
 
 
 # ---------------------------------------------------------------------------------- old rows
@@ -62,7 +79,7 @@ def _upgrade_times(out, row, prefix):
         gbps = nbytes / best * 1e-9
     out["gb_per_s"] = gbps
     upload = row.get("with_upload_best_s")
-    if isinstance(upload, (int, float)) and out.get("space") not in CPU_SPACES:
+    if isinstance(upload, (int, float)) and on_device(out.get("space")):
         out["with_transfers"] = {"best_s": upload, "median_s": row.get("with_upload_median_s"),
                                  "gb_per_s": nbytes / upload * 1e-9 if isinstance(nbytes, (int, float)) else None,
                                  "fraction_of_link": None}
@@ -131,7 +148,17 @@ class Entry:
 
     @property
     def on_device(self):
-        return self.space not in CPU_SPACES
+        return on_device(self.space)
+
+    @property
+    def is_reference(self):
+        """A reference's row (NumPy): on the CPU, but not one of the programs' CPU variants."""
+        return is_reference(self.space)
+
+    @property
+    def cpu_variant(self):
+        """One of the programs' CPU timings, a candidate for the best CPU time."""
+        return not self.on_device and not self.is_reference and not self.crosses_link
 
     @property
     def fraction(self):
@@ -173,19 +200,37 @@ def entries_of(run, data):
 
 # ---------------------------------------------------------------------------------- runs
 
+# Sub-folders of a run read as part of it: results/ (the main job's before run folders) and
+# numpy/ (tools/nbk-numpy's files, which the main job writes there).
+SUBFOLDERS = ("results", record.NUMPY_FOLDER)
+
+
 def _json_files(folder):
     return sorted(os.path.join(folder, n) for n in os.listdir(folder)
                   if n.endswith(".json") and n != record.RUN_FILE)
 
 
+def _is_reference(data):
+    """A file of reference rows only (tools/nbk-numpy's): by its rows' spaces, else its context's."""
+    spaces = {r.get("space") for r in data.get("results") or [] if isinstance(r, dict)}
+    if not spaces and isinstance(data.get("context"), dict):
+        spaces = set(data["context"].get("execution_spaces") or [])
+    return bool(spaces) and all(is_reference(s) for s in spaces)
+
+
 class RunRecord:
-    """One run: its context (run.json, else its programs'), programs, benchmarks."""
+    """One run: its context (run.json, else its programs'), programs, references, benchmarks.
+
+    `programs` holds the programs' files by experiment; `references` the files of reference
+    spaces (NumPy) by experiment, so that an experiment may have one of each: their rows are
+    the same experiment's (a numpy column beside serial and openmp), their files stay two."""
 
     def __init__(self, path, label=None, files=(), allow_empty=False):
         """A run folder (`path`), one JSON file, or (path None) the given files and folders of
         files; an empty run is an error unless `allow_empty`."""
         self.path = path if path is not None else ", ".join(files)
         self.programs = {}  # experiment -> (path, upgraded data)
+        self.references = {}  # experiment -> (path, data) of reference rows (NumPy)
         self.bench = []  # BenchFile
         self.skipped = []  # (path, why)
         self.context = {}
@@ -199,11 +244,12 @@ class RunRecord:
             self.add_file(path, strict=True)
         else:
             raise InputError(f"{path}: no such file or run folder")
-        if not self.programs and not self.bench and not allow_empty:
+        if not self.programs and not self.references and not self.bench and not allow_empty:
             what = "a directory" if path and os.path.isdir(path) else "files"
             raise InputError(f"{self.path}: {what} with no program result (<experiment>.json with \"experiment\" "
                              "and \"results\") and no Google Benchmark JSON: not a run")
-        self.entries = [e for _, data in self.programs.values() for e in entries_of(self, data)]
+        self.entries = [e for files in (self.programs, self.references) for _, data in files.values()
+                        for e in entries_of(self, data)]
 
     def _read_given(self, path):
         if os.path.isdir(path):
@@ -220,9 +266,9 @@ class RunRecord:
             raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
         self.context = context
         paths = _json_files(path)
-        sub = os.path.join(path, "results")  # build/<preset>/results of the main job before run folders
-        if os.path.isdir(sub):
-            paths += _json_files(sub)
+        for sub in (os.path.join(path, name) for name in SUBFOLDERS):
+            if os.path.isdir(sub):
+                paths += _json_files(sub)
         for p in paths:
             self.add_file(p)
 
@@ -245,15 +291,27 @@ class RunRecord:
 
     def _add_program(self, path, data):
         experiment = data["experiment"]
-        if experiment in self.programs:
+        files = self.references if _is_reference(data) else self.programs
+        if experiment in files:
             raise InputError(f"{path}: a second result of {experiment} in one run "
-                             f"(also {self.programs[experiment][0]}); give them as two runs")
-        self.programs[experiment] = (path, upgrade(data))
+                             f"(also {files[experiment][0]}); give them as two runs")
+        files[experiment] = (path, upgrade(data))
+
+    def files_of(self, experiment):
+        """[(path, data)] of one experiment: the program's file, then the reference's."""
+        return [files[experiment] for files in (self.programs, self.references) if experiment in files]
+
+    def reference_contexts(self):
+        """The "context" of each reference file (NumPy's: its version, BLAS, threads)."""
+        return [d["context"] for _, d in self.references.values() if isinstance(d.get("context"), dict)]
 
     def contexts(self):
-        """(source, context) of the run: run.json first, then each program's and benchmark's."""
+        """(source, context) of the run: run.json first, then each program's and benchmark's; the
+        references' only in a folder of references alone, without run.json (their threads and
+        label are NumPy's, not the programs')."""
         out = [(record.RUN_FILE, self.context)] if self.context else []
-        out += [(os.path.basename(p), d["context"]) for p, d in self.programs.values() if isinstance(d.get("context"), dict)]
+        files = self.programs or ({} if self.context else self.references)
+        out += [(os.path.basename(p), d["context"]) for p, d in files.values() if isinstance(d.get("context"), dict)]
         out += [(os.path.basename(b.path), b.context) for b in self.bench]
         return out
 
@@ -388,7 +446,7 @@ def sizes_text(entries):
 def experiment_order(runs):
     """Experiments in the order of experiments.txt where known (device_info first), then
     alphabetically."""
-    names = sorted({x for r in runs for x in r.programs})
+    names = sorted({x for r in runs for files in (r.programs, r.references) for x in files})
     order = _experiments_txt()
     return sorted(names, key=lambda n: (order.index(n) if n in order else len(order), n))
 

@@ -6,10 +6,14 @@ device, from all of them. The GPU side is taken from every run with a device: th
 verified call with data resident, and the fastest whose timed call copies between host and
 device (with transfers). Each is set at one size per workload: the largest size measured on
 both sides (the largest measured at all when one side is missing).
+
+A reference (NumPy, tools/nbk-numpy) is on the CPU but is no candidate for the best CPU time:
+it has a column of its own beside it, its row of the best CPU variant's variant at that size
+(else its fastest there), and the best CPU variant's speed-up over it.
 """
 from . import compare as cmpmod
 from .gbench import format_size, size_sort_key
-from .runs import experiment_order
+from .runs import REFERENCE_SPACES, TRANSFERS, experiment_order
 
 NOT_COMPARABLE = "not comparable"
 
@@ -21,12 +25,20 @@ class Line:
         self.experiment = experiment
         self.size = None
         self.cpu = self.resident = self.transfers = None  # Entry
+        self.references = {}  # reference space (numpy) -> Entry
         self.notes = []
 
     def speedup(self, gpu):
         if self.cpu is None or gpu is None:
             return None
         return self.cpu.time / gpu.time
+
+    def cpu_speedup(self, space):
+        """The reference's time / the best CPU variant's (>1: the programs' CPU variant is faster)."""
+        ref = self.references.get(space)
+        if self.cpu is None or ref is None:
+            return None
+        return ref.time / self.cpu.time
 
 
 def _best(entries):
@@ -38,22 +50,63 @@ def cpu_runs(runs):
     return [r for r in runs if not r.has_device] or runs
 
 
+def reference_spaces(runs):
+    """The reference spaces (numpy) any run has rows of, in REFERENCE_SPACES' order."""
+    found = {e.space for r in runs for e in r.entries if e.is_reference}
+    return [s for s in REFERENCE_SPACES if s in found]
+
+
+def reference_runs(runs, space):
+    """The runs whose rows of a reference space the summary shows: the CPU runs' where they have
+    some (the same machine as the best CPU variant), else every run's."""
+    def has(r):
+        return any(e.space == space for e in r.entries)
+    return [r for r in cpu_runs(runs) if has(r)] or [r for r in runs if has(r)]
+
+
+def reference_label(runs, space):
+    """'NumPy (1 thread)': the name of a reference space and the threads its files record."""
+    threads = {c.get("threads") for r in reference_runs(runs, space) for c in r.reference_contexts()
+               if space in (c.get("execution_spaces") or [])}
+    name = REFERENCE_SPACES.get(space, space)
+    if len(threads) != 1 or not isinstance(next(iter(threads)), int):
+        return name
+    n = next(iter(threads))
+    return f"{name} ({n} thread{'' if n == 1 else 's'})"
+
+
+def _paired(cpu, entries):
+    """Of a reference's usable entries (at one size), the one of the best CPU variant's
+    variant, else the fastest."""
+    usable = [e for e in entries if e.usable]
+    same = [e for e in usable if cpu is not None and e.variant == cpu.variant]
+    return _best(same or usable)
+
+
 def summarize(runs):
     """A Line per workload measured in any run (device_info has no timings: left out)."""
     cpus = cpu_runs(runs)
+    spaces = {s: reference_runs(runs, s) for s in reference_spaces(runs)}
     lines = []
     for experiment in experiment_order(runs):
         mine = [e for r in runs for e in r.entries if e.experiment == experiment]
         if not mine:
             continue
         line = Line(experiment)
-        cpu = [e for e in mine if not e.on_device and not e.crosses_link and e.run in cpus]
+        cpu = [e for e in mine if e.cpu_variant and e.run in cpus]
         gpu = [e for e in mine if e.on_device]
-        line.size = _common_size(line, cpu, gpu)
-        at = [e for e in cpu + gpu if e.size == line.size]
-        line.cpu = _best(e for e in at if not e.on_device)
+        refs = [e for e in mine if e.is_reference and e.run in spaces[e.space]]
+        line.size = _common_size(line, cpu, gpu, refs)
+        at = [e for e in cpu + gpu + refs if e.size == line.size]
+        line.cpu = _best(e for e in at if e.cpu_variant)
         line.resident = _best(e for e in at if e.on_device and not e.crosses_link)
         line.transfers = _best(e for e in at if e.on_device and e.crosses_link)
+        for space in spaces:
+            line.references[space] = _paired(line.cpu, [e for e in at if e.space == space])
+            measured = {e.size for e in refs if e.space == space and e.usable}
+            if line.references[space] is None and measured:
+                line.notes.append(f"{REFERENCE_SPACES[space]} not at {format_size(line.size)} "
+                                  f"(measured at {_sizes(measured)})")
         failed = [e for e in at if e.error]
         if failed:
             line.notes.append(f"{len(failed)} row(s) {failed[0].error}: left out")
@@ -61,7 +114,7 @@ def summarize(runs):
     return lines
 
 
-def _common_size(line, cpu, gpu):
+def _common_size(line, cpu, gpu, refs=()):
     ok_cpu = {e.size for e in cpu if e.usable}
     ok_gpu = {e.size for e in gpu if e.usable}
     common = ok_cpu & ok_gpu
@@ -70,7 +123,7 @@ def _common_size(line, cpu, gpu):
     if ok_cpu and ok_gpu:
         line.notes.append(f"{NOT_COMPARABLE}: CPU at {_sizes(ok_cpu)}, GPU at {_sizes(ok_gpu)}")
         return max(ok_cpu, key=size_sort_key)
-    every = ok_cpu | ok_gpu or {e.size for e in cpu + gpu}
+    every = ok_cpu | ok_gpu or {e.size for e in refs if e.usable} or {e.size for e in cpu + gpu + list(refs)}
     return max(every, key=size_sort_key) if every else ""
 
 
@@ -150,9 +203,9 @@ def format_elements(n):
 
 # ---------------------------------------------------------------------------------- text
 
-def _where(entry, runs_shown):
-    """'variant on space' (and '@run' when several runs could have given it)."""
-    text = f"{entry.variant.replace('+transfers', '')} {entry.space}"
+def _where(entry, runs_shown, space=True):
+    """'variant space' (and '@run' when several runs could have given it)."""
+    text = entry.variant.replace(TRANSFERS, "") + (f" {entry.space}" if space else "")
     return f"{text}@{entry.run.label}" if runs_shown > 1 else text
 
 
@@ -169,17 +222,29 @@ def summary_table(runs, lines):
     gpus = [r for r in runs if r.has_device]
     cpu_label = f"best CPU ({cpus[0].label})" if len(cpus) == 1 else "best CPU"
     gpu_label = f" ({gpus[0].label})" if len(gpus) == 1 else ""
-    groups = [("", ["workload", "size"]), (cpu_label, ["variant", "time", "% ref"]),
-              ("best GPU" + gpu_label + ", data resident", ["variant", "time", "% ref", "speed-up"]),
-              ("best GPU" + gpu_label + ", with transfers", ["variant", "time", "% link", "speed-up"])]
+    references = reference_spaces(runs)
+    groups = [("", ["workload", "size"]), (cpu_label, ["variant", "time", "% ref"])]
+    groups += [(reference_label(runs, space), ["variant", "time", "CPU speed-up"]) for space in references]
+    groups += [("best GPU" + gpu_label + ", data resident", ["variant", "time", "% ref", "speed-up"]),
+               ("best GPU" + gpu_label + ", with transfers", ["variant", "time", "% link", "speed-up"])]
     rows = []
     for line in lines:
         row = [line.experiment, format_size(line.size) or "-"]
         row += _cells(line.cpu, len(cpus)) if line.cpu else ["-", "-", "-"]
+        for space in references:
+            ref, shown = line.references.get(space), len(reference_runs(runs, space))
+            row += [_where(ref, shown, space=False), cmpmod.format_time(ref.time),
+                    cmpmod.format_ratio(line.cpu_speedup(space))] if ref else ["-"] * 3
         for gpu in (line.resident, line.transfers):
             row += (_cells(gpu, len(gpus)) + [cmpmod.format_ratio(line.speedup(gpu))]) if gpu else ["-"] * 4
         rows.append(row)
     return groups, rows
+
+
+def text_columns(groups):
+    """Indexes of the summary's columns of names (workload, size, variant): left-aligned."""
+    headers = [h for _, subs in groups for h in subs]
+    return [i for i, h in enumerate(headers) if h in ("workload", "size", "variant")]
 
 
 def _cells(entry, runs_shown):
@@ -190,16 +255,19 @@ def legend(runs, lines):
     cpus = cpu_runs(runs)
     out = [f"speed-up = best CPU time / GPU time (>1: the GPU is faster), at the size shown: the largest "
            f"measured on both. CPU: {', '.join(r.label for r in cpus)}"
-           + ("" if len(cpus) < len(runs) else " (every run has a device: CPU rows of all runs)")
+           + ("" if any(not r.has_device for r in runs) else " (every run has a device: CPU rows of all runs)")
            + f"; GPU: {', '.join(r.label for r in runs if r.has_device) or 'no run with a device'}.",
            "% ref: GB/s as a share of the same run's memcpy probe of that space (copy: its Kokkos copy probe, "
            "in records without memcpy); % link: of the host-device link the program measured."]
+    out += [f"{reference_label(runs, space)}: a reference beside the programs, never their best CPU: its row of the "
+            "best CPU variant's variant at that size (else its fastest there); CPU speed-up = its time / the best CPU "
+            f"variant's (>1: ours is faster). From {', '.join(r.label for r in reference_runs(runs, space))}."
+            for space in reference_spaces(runs)]
     out += [f"{line.experiment}: {note}" for line in lines for note in line.notes]
     return out
 
 
 def render_text(runs, lines):
     groups, rows = summary_table(runs, lines)
-    left = [0, 1, 2, 5, 9]
-    text = cmpmod.render_text_table(groups, rows, left=left)
+    text = cmpmod.render_text_table(groups, rows, left=text_columns(groups))
     return text + "\n" + "\n".join(legend(runs, lines)) + "\n"

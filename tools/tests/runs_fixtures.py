@@ -14,10 +14,11 @@ def load(name):
 
 
 def write_run(folder, context, programs):
-    """folder/run.json and folder/<experiment>.json for each program's data."""
+    """folder/run.json (unless context is None) and folder/<experiment>.json for each program's data."""
     os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "run.json"), "w", encoding="utf-8") as f:
-        json.dump(context, f)
+    if context is not None:
+        with open(os.path.join(folder, "run.json"), "w", encoding="utf-8") as f:
+            json.dump(context, f)
     for data in programs:
         with open(os.path.join(folder, f"{data['experiment']}.json"), "w", encoding="utf-8") as f:
             json.dump(data, f)
@@ -64,3 +65,32 @@ GPU_CONTEXT = {"format": "nbk-run 1", "name": "gpu-cuda-abc1234-20261124-110000"
 def cpu_and_gpu_runs(tmp):
     return (write_run(os.path.join(tmp, "cpu"), CPU_CONTEXT, cpu_programs()),
             write_run(os.path.join(tmp, "gpu"), GPU_CONTEXT, gpu_programs()))
+
+
+NUMPY_CONTEXT = {"host_name": "ws", "cpu_model": "Fixture CPU", "execution_spaces": ["numpy"], "threads": 1,
+                 "numpy_version": "1.24.2", "python_version": "3.11.2", "blas": "OpenBLAS",
+                 "blas_library": "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so",
+                 "blas_threads": 1, "OMP_NUM_THREADS": "1", "tool": "tools/nbk-numpy", "label": "numpy"}
+
+
+def numpy_programs():
+    """tools/nbk-numpy's files of add_one and maximum (space numpy, the programs' variant names):
+    add_one's resident row at 2^31 takes 200 ms, faster than every CPU variant of cpu_programs()
+    (a reference, never the best CPU); maximum's only row at 32x32x32 is a variant the programs
+    lack."""
+    def row(variant, size, elements, best_s):
+        return {"variant": variant, "space": "numpy", "size": size, "elements": elements, "status": "verified",
+                "check": "ok", "first_s": best_s, "best_s": best_s, "median_s": best_s, "gb_per_s": 1.0,
+                "expression": "np.add(x, 1, out=x)"}
+    probes = {"numpy": {"memcpy_gb_per_s": 12.0}}
+    return [{"experiment": "add_one", "tool": "nbk-numpy", "context": NUMPY_CONTEXT, "probes": probes,
+             "results": [row("resident", "2147483648", 2147483648, 0.2)]},
+            {"experiment": "maximum", "tool": "nbk-numpy", "context": NUMPY_CONTEXT, "probes": probes,
+             "results": [row("flat", "32x32x32", 32768, 8e-6)]}]
+
+
+def cpu_run_with_numpy(tmp):
+    """A CPU run of the main job with tools/nbk-numpy's files in its numpy/ folder."""
+    run = write_run(os.path.join(tmp, "cpu"), CPU_CONTEXT, cpu_programs())
+    write_run(os.path.join(run, "numpy"), None, numpy_programs())
+    return run
