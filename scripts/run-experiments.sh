@@ -4,8 +4,14 @@
 #   also runs the CPU variants (Serial, OpenMP) side by side; otherwise -> openmp preset.
 # Each run is a record of its own: a new folder build/<preset>/runs/<host>-<preset>-<rev>-<UTC
 # date-time>/ (or under --runs DIR) holding run.json (machine, GPUs, revision, Kokkos, compiler,
-# command, dates), every program's JSON (<experiment>.json), their text output (run.log) and a
-# report (report/index.html). No run overwrites another. Text reports also go to stdout.
+# command, dates), every program's JSON (<experiment>.json), the NumPy reference's (numpy/), their
+# text output (run.log) and a report (report/index.html). No run overwrites another. Text reports
+# also go to stdout.
+# After the programs, the NumPy reference (tools/nbk-numpy --threads 1, issue 25): NumPy's
+# expression of the same workloads on one thread, a numpy column beside serial and openmp. Without
+# NumPy it says so in one line and the run goes on; a failed check fails the run as a program's
+# does; any other NumPy problem is logged, never fatal. NBK_NUMPY_ARGS adds arguments to it
+# (e.g. "--only sum,sin_exp"); NBK_NUMPY names another script to run in its place (the tests' stand-in).
 # Compare runs, of this machine or others: tools/nbk-report RUN... --out DIR.
 # The experiments, in order, are those of experiments.txt (the list CMake builds a program
 # for); each runs at the document's size. Run a program yourself for other sizes (every one has --help).
@@ -61,18 +67,30 @@ run="$("$python" tools/nbk-run-record start --root "${runs:-$build_dir/runs}" --
 # Pin OpenMP threads for timing, as Kokkos advises (the user's own settings win).
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"
 status=0 statuses=()
-for experiment in $(cat experiments.txt); do
-  program="$build_dir/apps/$experiment/nbk-${experiment//_/-}"
+read -ra numpy_args <<<"${NBK_NUMPY_ARGS:-}"
+{
+  for experiment in $(cat experiments.txt); do
+    program="$build_dir/apps/$experiment/nbk-${experiment//_/-}"
+    echo
+    echo "=== $experiment ($preset preset) ==="
+    code=0
+    "$program" --json "$run/$experiment.json" || { code=$?; status=$code; log "$experiment exited with $code"; }
+    statuses+=(--status "$experiment=$code")
+  done
   echo
-  echo "=== $experiment ($preset preset) ==="
-  code=0
-  "$program" --json "$run/$experiment.json" || { code=$?; status=$code; log "$experiment exited with $code"; }
-  statuses+=(--status "$experiment=$code")
-done > >(tee -a "$run/run.log") 2>&1
+  echo "=== NumPy reference (tools/nbk-numpy, 1 thread) ==="
+  numpy_code=0
+  "$python" "${NBK_NUMPY:-tools/nbk-numpy}" --threads 1 --out "$run/numpy" "${numpy_args[@]}" || numpy_code=$?
+  case "$numpy_code" in
+    0) ;;
+    1) status=1; log "the NumPy reference failed a check (exit 1)" ;;
+    *) log "the NumPy reference exited with $numpy_code (its output is above): not counted against the run" ;;
+  esac
+} > >(tee -a "$run/run.log") 2>&1
 wait $!  # for tee to write the last lines
-"$python" tools/nbk-run-record finish "$run" "${statuses[@]}" || status=$?
+"$python" tools/nbk-run-record finish "$run" "${statuses[@]}" --numpy "$numpy_code" || status=$?
 echo
-log "this run's record: $run/ (run.json, <experiment>.json, run.log)"
+log "this run's record: $run/ (run.json, <experiment>.json, numpy/, run.log)"
 # The report: no benchmarks are run here (that is scripts/bench.sh's job), it only reads.
 "$python" tools/nbk-report "$run" ||
   { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }

@@ -1,8 +1,9 @@
 """Run records: the folder a run of the main job writes, and the run.json that says where it
 came from.
 
-A run folder holds the programs' JSON (<experiment>.json), their text output (run.log) and
-run.json: host, CPU, GPUs, preset, git revision, Kokkos, compiler, command line and dates. It
+A run folder holds the programs' JSON (<experiment>.json), the NumPy reference's (numpy/, from
+tools/nbk-numpy), their text output (run.log) and run.json: host, CPU, GPUs, preset, git
+revision, Kokkos, compiler, command line, dates and whether the NumPy reference ran. It
 is named <host>-<preset>-<revision>-<UTC date and time> and is never reused: a name that
 exists gets a suffix (-2, -3, ...). A folder is what users copy between machines; the tools
 read it as one run (tools/nbk-report RUN..., tools/nbk-compare RUN...).
@@ -18,6 +19,7 @@ import sys
 
 RUN_FILE = "run.json"
 NUMPY_FOLDER = "numpy"  # tools/nbk-numpy --out RUN/numpy
+NUMPY_KEYS = ("numpy_version", "python_version", "threads", "blas", "blas_library", "blas_threads")
 FORMAT = "nbk-run 1"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -116,7 +118,7 @@ def start(root, preset, command, build_dir, when=None):
 def _program_contexts(path):
     """The "context" objects of the programs' JSON in a run folder, by file name."""
     found = {}
-    for name in sorted(os.listdir(path)):
+    for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
         if not name.endswith(".json") or name == RUN_FILE:
             continue
         try:
@@ -129,8 +131,20 @@ def _program_contexts(path):
     return found
 
 
-def finish(path, statuses=()):
-    """Adds what the programs reported (Kokkos, their files and exit codes) to run.json."""
+def numpy_record(path, code):
+    """What run.json says of the NumPy reference: its exit code and, from the files it wrote in
+    RUN/numpy/, NumPy's version, its threads and its BLAS; "ran": false when it wrote none (no
+    NumPy for the interpreter: it said so in run.log)."""
+    contexts = _program_contexts(os.path.join(path, NUMPY_FOLDER))
+    first = next(iter(contexts.values()), {})
+    out = {"tool": "tools/nbk-numpy", "exit_code": code, "ran": bool(contexts), "files": sorted(contexts)}
+    out.update({k: first[k] for k in NUMPY_KEYS if k in first})
+    return out
+
+
+def finish(path, statuses=(), numpy=None):
+    """Adds what the programs reported (Kokkos, their files and exit codes) to run.json, and
+    the NumPy reference's record when it was run (`numpy`: its exit code)."""
     context = read_context(path) or {"format": FORMAT, "name": os.path.basename(path)}
     programs = _program_contexts(path)
     first = next(iter(programs.values()), {})
@@ -145,6 +159,8 @@ def finish(path, statuses=()):
         "exit_codes": dict(statuses),
         "finished_utc": _utc_now().isoformat().replace("+00:00", "Z"),
     })
+    if numpy is not None:
+        context["numpy"] = numpy_record(path, numpy)
     write_context(path, context)
     return context
 
@@ -188,6 +204,7 @@ def main(argv=None):
     f = sub.add_parser("finish", help="add the programs' context and exit codes to RUN/run.json")
     f.add_argument("run")
     f.add_argument("--status", type=_status, action="append", default=[], metavar="EXPERIMENT=CODE")
+    f.add_argument("--numpy", type=int, metavar="CODE", help="tools/nbk-numpy ran into RUN/numpy, exiting with CODE")
     for parser in (s, f):
         parser.error = lambda message, parser=parser: parser.exit(2, f"{parser.prog}: error: {message}\n")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
@@ -197,7 +214,7 @@ def main(argv=None):
         else:
             if not os.path.isdir(args.run):
                 raise OSError(f"{args.run}: no such run folder")
-            finish(args.run, args.status)
+            finish(args.run, args.status, args.numpy)
     except OSError as e:
         where = f"{e.filename}: {e.strerror}" if e.strerror else str(e)
         print(f"nbk-run-record: error: {where}", file=sys.stderr)
