@@ -357,7 +357,8 @@ def plot_run_times(runs, lines, path):
         mine = [e for r in runs for e in r.entries if e.experiment == line.experiment]
         cpu_best = {}
         curves = [(f"CPU {r.label}", "-", "o", lambda e, r=r: e.run is r and e.cpu_variant) for r in cpus]
-        curves += [(f"{REFERENCE_SPACES[s]} {r.label}", "-.", "x", lambda e, r=r, s=s: e.run is r and e.space == s)
+        curves += [(REFERENCE_SPACES[s] + ("" if r.label == s else f" {r.label}"), "-.", "x",
+                    lambda e, r=r, s=s: e.run is r and e.space == s)
                    for s in reference_spaces(runs) for r in reference_runs(runs, s)]
         curves += [(f"GPU {r.label}{how}", style, marker, lambda e, r=r, x=x: e.run is r and e.on_device and e.crosses_link == x)
                    for r in gpus for how, style, marker, x in ((" resident", "--", "s", False),

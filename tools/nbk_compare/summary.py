@@ -46,8 +46,15 @@ def _best(entries):
     return min(usable, key=lambda e: e.time) if usable else None
 
 
+def _cpu_run(run):
+    """A run of the programs on a CPU alone: no device, and some of the programs' CPU rows (a
+    folder of NumPy's files alone is not one)."""
+    return not run.has_device and any(e.cpu_variant for e in run.entries)
+
+
 def cpu_runs(runs):
-    return [r for r in runs if not r.has_device] or runs
+    """The runs the best CPU is taken from: the CPU runs, else every run."""
+    return [r for r in runs if _cpu_run(r)] or runs
 
 
 def reference_spaces(runs):
@@ -255,7 +262,7 @@ def legend(runs, lines):
     cpus = cpu_runs(runs)
     out = [f"speed-up = best CPU time / GPU time (>1: the GPU is faster), at the size shown: the largest "
            f"measured on both. CPU: {', '.join(r.label for r in cpus)}"
-           + ("" if any(not r.has_device for r in runs) else " (every run has a device: CPU rows of all runs)")
+           + ("" if any(_cpu_run(r) for r in runs) else " (no run of the programs on a CPU alone: CPU rows of every run)")
            + f"; GPU: {', '.join(r.label for r in runs if r.has_device) or 'no run with a device'}.",
            "% ref: GB/s as a share of the same run's memcpy probe of that space (copy: its Kokkos copy probe, "
            "in records without memcpy); % link: of the host-device link the program measured."]

@@ -59,6 +59,18 @@ class RunFolder(unittest.TestCase):
             self.assertIn("NumPy (1 thread)", text)
             self.assertIn("GPU: gpu.", text)
 
+    def test_numpy_files_beside_gpu_runs_alone(self):
+        """No CPU run of the programs: the best CPU of every run's CPU rows, never NumPy's."""
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = write_run(os.path.join(tmp, "numpy-run"), None, numpy_programs())
+            _, gpu = cpu_and_gpu_runs(tmp)
+            found = runs.open_runs([gpu, folder])
+            line = summary.summarize(found)[0]
+            self.assertEqual((line.cpu.space, line.cpu.time), ("openmp", 0.1))
+            self.assertEqual(line.references["numpy"].run.label, "numpy")
+            self.assertIn("CPU: gpu, numpy (no run of the programs on a CPU alone: CPU rows of every run); GPU: gpu.",
+                          summary.legend(found, [line])[0])
+
     def test_two_numpy_files_of_one_experiment_are_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
             run = cpu_run_with_numpy(tmp)
