@@ -128,27 +128,30 @@ class MainJob(unittest.TestCase):
                                 "no NumPy column in the summary")
             self.assertRegex(proc.stdout, r"add_one +2\^10 +\| v openmp +1\.000 ms +40% \| v +2\.000 ms +2\.00x \|")
 
+    def run_once(self, tmp, returncode=0, numpy="ok", **env):
+        """The main job once on the stand-in programs of tmp/build (made unless there):
+        (process, run folder)."""
+        build, runs = os.path.join(tmp, "build"), os.path.join(tmp, "runs")
+        if not os.path.isdir(build):
+            fake_build(build)
+        proc = run_script("--preset", "openmp", "--no-build", "--runs", runs, build_dir=build, numpy=numpy, **env)
+        self.assertEqual(proc.returncode, returncode, proc.stdout[-2000:] + proc.stderr[-2000:])
+        (name,) = os.listdir(runs)
+        return proc, os.path.join(runs, name)
+
     def test_a_failing_program_is_recorded_and_the_run_goes_on(self):
         with tempfile.TemporaryDirectory() as tmp:
-            build, runs = os.path.join(tmp, "build"), os.path.join(tmp, "runs")
-            fake_build(build)
-            with open(os.path.join(build, "apps", "sum", "nbk-sum"), "w", encoding="utf-8") as f:
+            fake_build(os.path.join(tmp, "build"))
+            with open(os.path.join(tmp, "build", "apps", "sum", "nbk-sum"), "w", encoding="utf-8") as f:
                 f.write("#!/bin/sh\necho broken >&2\nexit 1\n")
-            proc = run_script("--preset", "openmp", "--no-build", "--runs", runs, build_dir=build)
-            self.assertEqual(proc.returncode, 1)
-            (name,) = os.listdir(runs)
-            context = record.read_context(os.path.join(runs, name))
+            _, run = self.run_once(tmp, returncode=1)
+            context = record.read_context(run)
             self.assertEqual(context["exit_codes"]["sum"], 1)
             self.assertIn("add_one.json", context["programs"])
 
     def test_without_numpy_one_line_and_the_run_goes_on(self):
         with tempfile.TemporaryDirectory() as tmp:
-            build, runs = os.path.join(tmp, "build"), os.path.join(tmp, "runs")
-            fake_build(build)
-            proc = run_script("--preset", "openmp", "--no-build", "--runs", runs, build_dir=build, numpy="absent")
-            self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
-            (name,) = os.listdir(runs)
-            run = os.path.join(runs, name)
+            proc, run = self.run_once(tmp, numpy="absent")
             self.assertFalse(os.path.exists(os.path.join(run, "numpy")))
             log = read(os.path.join(run, "run.log"))
             self.assertEqual(len([ln for ln in log.splitlines() if "NumPy" in ln and "nbk-numpy" in ln]), 2, log)
@@ -158,38 +161,25 @@ class MainJob(unittest.TestCase):
 
     def test_a_failed_numpy_check_fails_the_run(self):
         with tempfile.TemporaryDirectory() as tmp:
-            build, runs = os.path.join(tmp, "build"), os.path.join(tmp, "runs")
-            fake_build(build)
-            proc = run_script("--preset", "openmp", "--no-build", "--runs", runs, build_dir=build, numpy="failed")
-            self.assertEqual(proc.returncode, 1, proc.stderr[-2000:])
+            proc, run = self.run_once(tmp, returncode=1, numpy="failed")
             self.assertIn("the NumPy reference failed a check (exit 1)", proc.stdout)
-            (name,) = os.listdir(runs)
-            context = record.read_context(os.path.join(runs, name))
+            context = record.read_context(run)
             self.assertEqual(context["numpy"]["exit_code"], 1)
             self.assertEqual(set(context["exit_codes"].values()), {0})
             self.assertIn("not verified", proc.stdout)  # the summary names the failed rows
 
     def test_other_numpy_problems_do_not_fail_the_run(self):
         with tempfile.TemporaryDirectory() as tmp:
-            build, runs = os.path.join(tmp, "build"), os.path.join(tmp, "runs")
-            fake_build(build)
-            proc = run_script("--preset", "openmp", "--no-build", "--runs", runs, build_dir=build, numpy="crash")
-            self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
+            proc, run = self.run_once(tmp, numpy="crash")
             self.assertIn("the NumPy reference exited with 3", proc.stdout)
-            (name,) = os.listdir(runs)
-            self.assertEqual(record.read_context(os.path.join(runs, name))["numpy"]["exit_code"], 3)
+            self.assertEqual(record.read_context(run)["numpy"]["exit_code"], 3)
 
     @unittest.skipUnless(system_numpy(), "no NumPy for /usr/bin/python3 (python3-numpy)")
     def test_the_real_nbk_numpy_at_tiny_sizes(self):
         with tempfile.TemporaryDirectory() as tmp:
-            build, runs = os.path.join(tmp, "build"), os.path.join(tmp, "runs")
-            fake_build(build)
-            proc = run_script("--preset", "openmp", "--no-build", "--runs", runs, build_dir=build, numpy=None,
-                              NBK_NUMPY_ARGS="--only sum,sin_exp --scale 0.0001 --size sin_exp=1000 "
-                                             "--repetitions 2 --probe-size 4096")
-            self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
-            (name,) = os.listdir(runs)
-            run = os.path.join(runs, name)
+            proc, run = self.run_once(tmp, numpy=None, NBK_NUMPY_ARGS="--only sum,sin_exp --scale 0.0001 "
+                                                                    "--size sin_exp=1000 --repetitions 2 "
+                                                                    "--probe-size 4096")
             self.assertEqual(sorted(os.listdir(os.path.join(run, "numpy"))), ["sin_exp.json", "sum.json"])
             numpy = record.read_context(run)["numpy"]
             version = system_numpy()
