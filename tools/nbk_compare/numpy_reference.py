@@ -747,6 +747,13 @@ def blas_threads(path):
     return None
 
 
+def blas_text(context):
+    """'OpenBLAS (/usr/lib/.../libopenblasp-r0.3.21.so, reports 1 thread(s))' of a run's context."""
+    said = context.get("blas_threads")
+    return (f"{context.get('blas') or 'unknown'} ({context.get('blas_library') or 'library not found'}"
+            + (f", reports {said} thread(s)" if said is not None else "") + ")")
+
+
 def run_context(np, threads, imported_before):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     blas, blas_path = blas_info(np)
@@ -1069,11 +1076,8 @@ def main(argv=None):
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     context = run_context(np, args.threads_value, imported_before)
-    said = context["blas_threads"]
-    print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {context['blas']}"
-          f" ({context['blas_library'] or 'library not found'}"
-          + (f", reports {said} thread(s)" if said is not None else "") + f"), {args.threads_value} thread(s); "
-          f"{context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
+    print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "
+          f"{args.threads_value} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
     probe = memcpy_probe(np, args.probe_value)
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_value} doubles per array)", flush=True)
     failed = []

@@ -17,6 +17,7 @@ import sys
 from . import compare as cmpmod
 from . import record, summary
 from .gbench import BenchFile, InputError, default_labels, format_size, size_sort_key
+from .numpy_reference import blas_text
 from .runs import RunRecord, experiment_order, on_device, open_runs
 from .summary import NOT_COMPARABLE
 
@@ -518,10 +519,8 @@ def machine_facts(run):
 
 def numpy_text(context):
     """NumPy's version, threads and BLAS, as a NumPy reference file's context records them."""
-    said = context.get("blas_threads")
-    return (f"NumPy {context.get('numpy_version', '?')}, {context.get('threads', '?')} thread(s); BLAS: "
-            f"{context.get('blas', 'unknown')} ({context.get('blas_library') or 'library not found'}"
-            + (f", reports {said} thread(s)" if said is not None else "") + ")")
+    return (f"NumPy {context.get('numpy_version', '?')}, {context.get('threads', '?')} thread(s); "
+            f"BLAS: {blas_text(context)}")
 
 
 def machine_section(doc, runs):
