@@ -345,8 +345,9 @@ def _curves_by_size(entries, pick):
 
 def plot_run_times(runs, lines, path):
     """Per workload: best time against elements, for each CPU run's CPU rows, the NumPy
-    reference's rows (dash-dot, not in the crossover) and each GPU run's device rows, resident and with transfers; a vertical line where the GPU (resident)
-    becomes faster at every larger size."""
+    reference's rows (dash-dot, not in the crossover) and each GPU run's device rows, resident
+    and with transfers; a vertical line where the GPU (resident) becomes faster at every larger
+    size."""
     from .runs import REFERENCE_SPACES
     from .summary import cpu_runs, crossover, reference_runs, reference_spaces
     _, _, ticker = _matplotlib()

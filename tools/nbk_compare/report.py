@@ -635,7 +635,8 @@ def experiment_comparison(doc, runs, experiment):
     best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {cmpmod.format_time(b.time)}"
             for s, b in best_cpu.items() if b]
     if best and any(on_device(space) for _, space in columns):
-        notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in " + ", ".join(r.label for r in cpus)
+        notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in "
+                     + ", ".join(r.label for r in cpus)
                      + " / this time (" + "; ".join(best) + ").")
     missing = [r.label for r in runs if not r.files_of(experiment)]
     if missing:

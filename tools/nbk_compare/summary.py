@@ -262,7 +262,8 @@ def legend(runs, lines):
     cpus = cpu_runs(runs)
     out = [f"speed-up = best CPU time / GPU time (>1: the GPU is faster), at the size shown: the largest "
            f"measured on both. CPU: {', '.join(r.label for r in cpus)}"
-           + ("" if any(_cpu_run(r) for r in runs) else " (no run of the programs on a CPU alone: CPU rows of every run)")
+           + ("" if any(_cpu_run(r) for r in runs)
+              else " (no run of the programs on a CPU alone: CPU rows of every run)")
            + f"; GPU: {', '.join(r.label for r in runs if r.has_device) or 'no run with a device'}.",
            "% ref: GB/s as a share of the same run's memcpy probe of that space (copy: its Kokkos copy probe, "
            "in records without memcpy); % link: of the host-device link the program measured."]
