@@ -2,23 +2,42 @@
 # The main job: build the best backend this machine has and run every experiment on it.
 #   GPU (nvidia-smi lists one, nvcc present, the cuda preset builds) -> cuda preset, which
 #   also runs the CPU variants (Serial, OpenMP) side by side; otherwise -> openmp preset.
-# Text reports go to stdout; JSON to build/<preset>/results/<experiment>.json; a report of
-# those (and of build/<preset>/bench.json if scripts/bench.sh wrote one) to
-# build/<preset>/report/index.md.
+# Each run is a record of its own: a new folder build/<preset>/runs/<host>-<preset>-<rev>-<UTC
+# date-time>/ (or under --runs DIR) holding run.json (machine, GPUs, revision, Kokkos, compiler,
+# command, dates), every program's JSON (<experiment>.json), the NumPy reference's (numpy/), their
+# text output (run.log) and a report (report/index.html). No run overwrites another. Text reports
+# also go to stdout.
+# After the programs, the NumPy reference (tools/nbk-numpy --threads 1, issue 25): NumPy's
+# expression of the same workloads on one thread, a numpy column beside serial and openmp. Without
+# NumPy it says so in one line and the run goes on; a failed check fails the run as a program's
+# does; any other NumPy problem is logged, never fatal. NBK_NUMPY_ARGS adds arguments to it
+# (e.g. "--only sum,sin_exp"); NBK_NUMPY names another script to run in its place (the tests' stand-in).
+# Compare runs, of this machine or others: tools/nbk-report RUN... --out DIR.
 # The experiments, in order, are those of experiments.txt (the list CMake builds a program
 # for); each runs at the document's size. Run a program yourself for other sizes (every one has --help).
-# Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda]
+# Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build]
+#   --no-build: run the programs already built in build/<preset> (NBK_BUILD_DIR overrides the
+#   folder), no bootstrap, no CMake.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 source "$here/common.sh"
 
-preset=""
-case "${1:-}" in
-  "") ;;
-  --preset) preset="${2:?--preset needs a name}" ;;
-  *) usage_error "unknown argument '$1' (usage: scripts/run-experiments.sh [--preset serial|openmp|cuda])" ;;
-esac
+usage="usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build]"
+preset="" runs="" build=1 command="$0 $*"
+while (($#)); do
+  case "$1" in
+    --preset|--runs)
+      (($# >= 2)) || usage_error "$1 needs a value ($usage)"
+      if [[ "$1" == --preset ]]; then preset="$2"; else runs="$2"; fi
+      shift 2 ;;
+    --no-build) build=0; shift ;;
+    *) usage_error "unknown argument '$1' ($usage)" ;;
+  esac
+done
+if [[ -z "$preset" && "$build" == 0 ]]; then
+  usage_error "--no-build needs --preset ($usage)"
+fi
 if [[ -z "$preset" ]]; then
   preset=openmp
   if have_gpu; then
@@ -33,30 +52,46 @@ if [[ -z "$preset" ]]; then
 fi
 case "$preset" in serial|openmp|cuda) ;; *) usage_error "unknown preset '$preset' (serial, openmp or cuda)" ;; esac
 
-bash "$here/bootstrap.sh" "$preset"
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset"
+if ((build)); then
+  bash "$here/bootstrap.sh" "$preset"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+fi
+build_dir="${NBK_BUILD_DIR:-build/$preset}"
+# Debian's python3 first: bootstrap.sh installed python3-matplotlib for it.
+python="$(command -v /usr/bin/python3 || command -v python3 || true)"
+[[ -n "$python" ]] || die "no python3: it writes the run's record (tools/nbk-run-record)"
+run="$("$python" tools/nbk-run-record start --root "${runs:-$build_dir/runs}" --preset "$preset" \
+         --build-dir "$build_dir" --command "$command")"
 
 # Pin OpenMP threads for timing, as Kokkos advises (the user's own settings win).
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"
-results="build/$preset/results"
-mkdir -p "$results"
-status=0
-for experiment in $(cat experiments.txt); do
-  program="build/$preset/apps/$experiment/nbk-${experiment//_/-}"
+status=0 statuses=()
+read -ra numpy_args <<<"${NBK_NUMPY_ARGS:-}"
+{
+  for experiment in $(cat experiments.txt); do
+    program="$build_dir/apps/$experiment/nbk-${experiment//_/-}"
+    echo
+    echo "=== $experiment ($preset preset) ==="
+    code=0
+    "$program" --json "$run/$experiment.json" || { code=$?; status=$code; log "$experiment exited with $code"; }
+    statuses+=(--status "$experiment=$code")
+  done
   echo
-  echo "=== $experiment ($preset preset) ==="
-  "$program" --json "$results/$experiment.json" || { status=$?; log "$experiment exited with $status"; }
-done
+  echo "=== NumPy reference (tools/nbk-numpy, 1 thread) ==="
+  numpy_code=0
+  "$python" "${NBK_NUMPY:-tools/nbk-numpy}" --threads 1 --out "$run/numpy" "${numpy_args[@]}" || numpy_code=$?
+  case "$numpy_code" in
+    0) ;;
+    1) status=1; log "the NumPy reference failed a check (exit 1)" ;;
+    *) log "the NumPy reference exited with $numpy_code (its output is above): not counted against the run" ;;
+  esac
+} > >(tee -a "$run/run.log") 2>&1
+wait $!  # for tee to write the last lines
+"$python" tools/nbk-run-record finish "$run" "${statuses[@]}" --numpy "$numpy_code" || status=$?
 echo
-log "JSON results in $results/"
+log "this run's record: $run/ (run.json, <experiment>.json, numpy/, run.log)"
 # The report: no benchmarks are run here (that is scripts/bench.sh's job), it only reads.
-# Debian's python3 first: bootstrap.sh installed python3-matplotlib for it.
-python="$(command -v /usr/bin/python3 || command -v python3 || true)"
-if [[ -n "$python" ]]; then
-  "$python" tools/nbk-report --preset-dir "build/$preset" ||
-    { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }
-else
-  log "no python3: no report (tools/nbk-report)"
-fi
+"$python" tools/nbk-report "$run" ||
+  { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }
 exit "$status"

@@ -4,16 +4,21 @@ import os
 import sys
 
 from . import compare as cmpmod
-from .gbench import BenchFile, InputError, default_labels
+from .gbench import InputError, default_labels
+from .runs import open_compare_input
 
 COMPARE_DESCRIPTION = """\
-Compare Google Benchmark JSON files of this project across execution spaces.
+Compare runs of this project across execution spaces and machines: Google Benchmark JSON
+(bench.json), a program's JSON (<experiment>.json, written with --json), or a run folder
+(scripts/run-experiments.sh's build/<preset>/runs/<name>/, or a record in results/).
 
 Benchmarks are named experiment/variant/space/size (Google Benchmark suffixes such as
-/manual_time are ignored). Runs that differ only in the space are paired, from one file
-holding several spaces (a cuda build runs serial, openmp and cuda) or from several files. A
-space found in more than one file is labelled space@file (file = the file's name, or its
-folder when the names are equal, or --label).
+/manual_time are ignored); a program's result row is one too (its best call; its timing with
+transfers as variant+transfers; a failed row as an error). Runs that differ only in the space
+are paired, from one file holding several spaces (a cuda build runs serial, openmp and cuda)
+or from several files. A space found in more than one input is labelled space@input (input
+= the file's name, or its folder when the names are equal, or --label). Rows that one input
+lacks are listed as not comparable, with the reason.
 
 Each space gets the median time per iteration, its spread, GB/s and the speed-up against
 the baseline space; with per-repetition times (--benchmark_repetitions without
@@ -28,8 +33,10 @@ file on stderr).
 """
 
 REGRESS_DESCRIPTION = """\
-Check AFTER against BEFORE, two runs of the same benchmarks (same backend): benchmarks are
-paired by their full name. A benchmark regressed when its median time grew by more than
+Check AFTER against BEFORE, two runs of the same benchmarks (same backend), each a Google
+Benchmark JSON file, a program's JSON or a run folder: benchmarks (result rows) are paired by
+their full name, experiment/variant/space/size. Inputs with no name in common are refused
+(exit 2); a name only one side has is listed as not comparable. A benchmark regressed when its median time grew by more than
 --threshold (a fraction: 0.10 = 10%) and, when both runs have per-repetition times, the
 two-sided Mann-Whitney U test of those times gives p < --alpha; one that reports an error
 after but not before regressed too. Files with aggregates only are judged by the threshold
@@ -78,7 +85,8 @@ class _Parser(argparse.ArgumentParser):
 def compare_parser():
     p = _Parser(prog="nbk-compare", description=COMPARE_DESCRIPTION,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="FILE.json", help="Google Benchmark JSON output (--benchmark_out)")
+    p.add_argument("files", nargs="+", metavar="INPUT",
+                   help="Google Benchmark JSON (--benchmark_out), a program's JSON (--json) or a run folder")
     p.add_argument("--baseline", default=cmpmod.DEFAULT_BASELINE, metavar="SPACE",
                    help="space (or column label such as openmp@before) the others are compared with "
                         "(default %(default)s; the first column when absent and not given)")
@@ -95,8 +103,8 @@ def compare_parser():
 def regress_parser():
     p = _Parser(prog="nbk-compare regress", description=REGRESS_DESCRIPTION,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("before", metavar="BEFORE.json")
-    p.add_argument("after", metavar="AFTER.json")
+    p.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
+    p.add_argument("after", metavar="AFTER", help="JSON file or run folder")
     p.add_argument("--threshold", type=_threshold, default=0.10, metavar="F",
                    help="slowdown tolerated, as a fraction of BEFORE's time (default %(default)s)")
     _common(p)
@@ -129,7 +137,7 @@ def run_compare(argv, out=sys.stdout):
     if args.label and len(args.label) != len(args.files):
         raise cmpmod.UsageError(f"--label given {len(args.label)} times for {len(args.files)} files")
     labels = args.label or default_labels(args.files)
-    files = [BenchFile(path, label) for path, label in zip(args.files, labels)]
+    files = [open_compare_input(path, label) for path, label in zip(args.files, labels)]
     baseline_given = any(a == "--baseline" or a.startswith("--baseline=") for a in argv)
     cmp = cmpmod.Comparison(files, baseline=args.baseline, alpha=args.alpha, reference=args.reference,
                             baseline_required=baseline_given)
@@ -150,7 +158,7 @@ def run_regress(argv, out=sys.stdout):
     args = regress_parser().parse_args(argv)
     _check_output(args, [args.before, args.after])
     labels = default_labels([args.before, args.after])
-    reg = cmpmod.Regression(BenchFile(args.before, labels[0]), BenchFile(args.after, labels[1]),
+    reg = cmpmod.Regression(open_compare_input(args.before, labels[0]), open_compare_input(args.after, labels[1]),
                             threshold=args.threshold, alpha=args.alpha)
     _emit(args, cmpmod.render_regress_text(reg), cmpmod.regress_json(reg),
           cmpmod.to_csv(cmpmod.regress_records(reg)), out)

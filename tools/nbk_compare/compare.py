@@ -184,6 +184,21 @@ class Comparison:
         self.rows = _sorted_rows(rows.values())
         for row in self.rows:
             self._speedups(row)
+        if len(files) > 1 and not any(len({c.column.file for c in r.cells.values()}) > 1
+                                      for r in self.rows if r.experiment != "probe"):
+            raise UsageError("nothing to pair: " + "; ".join(f"{f.label} has {_contents(f.runs.values())}" for f in files))
+
+    def not_comparable(self):
+        """(row, reason) for each row that some input lacks, when there are several inputs."""
+        if len(self.files) < 2:
+            return []
+        out = []
+        for row in self.rows:
+            have = {c.column.file for c in row.cells.values()}
+            reasons = [_why_absent(f, row) for f in self.files if f not in have]
+            if reasons:
+                out.append((row, "; ".join(reasons)))
+        return out
 
     def _speedups(self, row):
         base = row.cells.get(self.baseline.label)
@@ -222,6 +237,25 @@ class Comparison:
                          "no significance test; rerun without --benchmark_report_aggregates_only.")
         lines.extend(self.notes)
         return lines
+
+
+def _contents(runs):
+    """'add_one at 2147483648; sum at 134217571' (experiments and their sizes)."""
+    sizes = {}
+    for r in runs:
+        if r.experiment != "probe":
+            sizes.setdefault(r.experiment, set()).add(r.size)
+    return "; ".join(f"{e} at {', '.join(sorted(s, key=size_sort_key))}" for e, s in sizes.items()) or "no results"
+
+
+def _why_absent(bench_file, row):
+    mine = [r for r in bench_file.runs.values() if r.experiment == row.experiment]
+    if not mine:
+        return f"no {row.experiment} in {bench_file.label}"
+    same = [r for r in mine if r.variant == row.variant]
+    if not same:
+        return f"no variant {row.variant} in {bench_file.label}"
+    return f"{bench_file.label} has it at {', '.join(sorted({format_size(r.size) for r in same}, key=size_sort_key))}"
 
 
 def _reference_run(column, family, columns=()):
@@ -343,8 +377,12 @@ def render_comparison_text(cmp):
     out += cmp.legend()
     errs = errors_of(cmp)
     if errs:
-        out.append("errors:")
+        out.append("errors (not comparable):")
         out += [f"  {name}: {msg}" for name, msg in errs]
+    lacking = cmp.not_comparable()
+    if lacking:
+        out.append("not comparable ('-' in the table):")
+        out += [f"  {row.family} {row.size_label}: {why}" for row, why in lacking]
     return "\n".join(out) + "\n"
 
 
@@ -422,12 +460,15 @@ class Regression:
         self.threshold, self.alpha = threshold, alpha
         names = list(before.runs)
         names += [n for n in after.runs if n not in before.runs]
+        if not {n for n, r in before.runs.items() if r.experiment != "probe"} & set(after.runs):
+            raise UsageError(f"{before.path} and {after.path} have no benchmark in common: before has "
+                             f"{_contents(before.runs.values())}; after has {_contents(after.runs.values())}")
         self.rows = [self._judge(RegressRow(n, before.runs.get(n), after.runs.get(n))) for n in names]
 
     def _judge(self, row):
         b, a = row.before, row.after
         if b is None or a is None:
-            row.verdict = "only after" if b is None else "only before"
+            row.verdict = "not comparable: only after" if b is None else "not comparable: only before"
             return row
         if a.error or b.error:
             if a.error and not b.error:

@@ -207,7 +207,7 @@ def _gbps(row):
 
 
 # Files written before the registrar's crosses_link counter (main at 4ae6697, the first H100
-# run in ../shared/gpu-runs/): its add-one variants whose timed call copied host<->device.
+# run, results/h100-4ae6697/): its add-one variants whose timed call copied host<->device.
 _LINK_VARIANTS_BEFORE_COUNTER = {("add_one", v) for v in ("managed", "managed_prefetch", "explicit", "split_streams")}
 
 
@@ -268,52 +268,6 @@ class BenchFile:
             if run.space not in seen:
                 seen.append(run.space)
         return seen
-
-
-class ResultsFile:
-    """The programs' results (results/<experiment>.json) seen as one benchmark file, so that
-    the comparison and its plots serve a run of the programs alone: a run per result row
-    (its best time; with transfers as variant+transfers) and a probe/memcpy run per space
-    from the program's probes."""
-
-    def __init__(self, programs, label="programs"):
-        self.path = "results/*.json"
-        self.label = label
-        self.context = {}
-        self.runs = {}
-        for _stem, (_path, data) in sorted(programs.items()):
-            rows = data.get("results") if isinstance(data, dict) else None
-            if not isinstance(rows, list):
-                continue
-            experiment = data.get("experiment", _stem)
-            for row in rows:
-                if not isinstance(row, dict) or row.get("status") != "verified":
-                    continue
-                self._add(f"{experiment}/{row.get('variant')}/{row.get('space')}/{row.get('size')}",
-                          row.get("best_s"), row.get("gb_per_s"), "fraction_of_link" in row)
-                t = row.get("with_transfers")
-                if isinstance(t, dict):
-                    self._add(f"{experiment}/{row.get('variant')}+transfers/{row.get('space')}/{row.get('size')}",
-                              t.get("best_s"), t.get("gb_per_s"), t.get("fraction_of_link") is not None)
-            for space, probe in (data.get("probes") or {}).items():
-                if isinstance(probe, dict) and f"probe/memcpy/{space}/{probe.get('elements_per_array')}" not in self.runs:
-                    self._add(f"probe/memcpy/{space}/{probe.get('elements_per_array')}",
-                              None, probe.get("memcpy_gb_per_s"), False)
-
-    def _add(self, name, seconds, gbps, crosses_link):
-        if name in self.runs:  # the same row in two files: keep the first
-            return
-        run = self.runs[name] = Run(name, split_name(name))
-        run.order = len(self.runs)
-        run.crosses_link = crosses_link
-        if isinstance(seconds, (int, float)) and seconds > 0:
-            run.samples.append(float(seconds))
-        if isinstance(gbps, (int, float)) and gbps > 0:
-            run.gbps_samples.append(float(gbps))
-
-    @property
-    def spaces(self):
-        return BenchFile.spaces.fget(self)
 
 
 def _aggregate_from_name(name):

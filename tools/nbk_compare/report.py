@@ -1,9 +1,10 @@
-"""tools/nbk-report: one page (index.md, and index.html) from a run's JSON files.
+"""tools/nbk-report: one page (index.md, and index.html) of one run or several side by side.
 
-Sections: the machine and build; every experiment's tables from the programs' JSON (any
-experiment, rendered from whatever keys it has); the documents' published figures beside
-ours; the Google Benchmark comparison and its plots. Any of them may be missing: the page
-says so instead of failing.
+Sections: the summary (per workload the best CPU and GPU timings and their speed-up); the
+machine and build of each run; the crossover sizes; plots; every experiment's table with a
+column per space@run (any experiment, rendered from whatever keys it has), each run's rows
+folded below it; the documents' published figures beside ours; the Google Benchmark
+comparison. Any of them may be missing: the page says so instead of failing.
 """
 import argparse
 import datetime
@@ -11,15 +12,17 @@ import html
 import json
 import os
 import re
-import subprocess
 import sys
 
 from . import compare as cmpmod
-from .gbench import BenchFile, InputError, ResultsFile, default_labels, format_size, load_json
+from . import record, summary
+from .gbench import BenchFile, InputError, default_labels, format_size, size_sort_key
+from .numpy_reference import blas_text
+from .runs import RunRecord, experiment_order, on_device, open_runs
+from .summary import NOT_COMPARABLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PUBLISHED = os.path.join(HERE, "published.json")
-FIRST = ["device_info"]  # shown first; the rest alphabetically
 ID_KEYS = ["variant", "method", "space", "status"]
 MAX_INLINE_ENTRIES = 24  # larger flat objects go into a folded <details> block
 
@@ -42,9 +45,11 @@ class Doc:
         if items:
             self.blocks.append(("ul", list(items)))
 
-    def table(self, headers, rows, right=None):
-        """`right`: indexes of right-aligned columns (numbers)."""
-        self.blocks.append(("table", headers, rows, set(right or ())))
+    def table(self, headers, rows, right=None, groups=None, compact=False):
+        """`right`: indexes of right-aligned columns (numbers); `groups`: [(label, number of
+        columns)] over the headers (a header row of its own in HTML, a prefix in Markdown);
+        `compact` (implied by groups): cells do not wrap, so a cell's lines are its own."""
+        self.blocks.append(("table", headers, rows, set(right or ()), groups, compact or bool(groups)))
 
     def img(self, src, alt):
         self.blocks.append(("img", src, alt))
@@ -66,7 +71,8 @@ class Doc:
             elif kind == "ul":
                 out.append("\n".join(f"- {i}" for i in b[1]))
             elif kind == "table":
-                _, headers, rows, right = b
+                _, headers, rows, right, groups, _ = b
+                headers = _prefixed(headers, groups)
                 out.append("\n".join(
                     ["| " + " | ".join(_md_cell(h) for h in headers) + " |",
                      "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
@@ -90,9 +96,12 @@ class Doc:
             elif kind == "ul":
                 out.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in b[1]) + "</ul>")
             elif kind == "table":
-                _, headers, rows, right = b
+                _, headers, rows, right, groups, compact = b
                 cls = lambda i: ' class="r"' if i in right else ""  # noqa: E731
-                out.append("<table><thead><tr>" + "".join(f"<th{cls(i)}>{_inline_html(h)}</th>"
+                top = "" if not groups else "<tr>" + "".join(
+                    f'<th colspan="{n}" class="g">{_inline_html(label)}</th>' for label, n in groups) + "</tr>"
+                table = '<table class="compact">' if compact else "<table>"
+                out.append(f"{table}<thead>{top}<tr>" + "".join(f"<th{cls(i)}>{_inline_html(h)}</th>"
                                                           for i, h in enumerate(headers)) + "</tr></thead><tbody>"
                            + "".join("<tr>" + "".join(f"<td{cls(i)}>{_inline_html(str(c))}</td>"
                                                       for i, c in enumerate(r)) + "</tr>" for r in rows)
@@ -110,9 +119,18 @@ class Doc:
         return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + html.escape(title)
                 + "</title><style>body{font-family:sans-serif;max-width:1400px;margin:1em auto;padding:0 1em}"
                 "table{border-collapse:collapse;margin:0.5em 0;font-size:90%}th,td{border:1px solid #ccc;"
-                "padding:2px 6px;text-align:left;vertical-align:top}.r{text-align:right}"
+                "padding:2px 6px;text-align:left;vertical-align:top}.r{text-align:right}.compact td{white-space:nowrap}"
+                "th.g{text-align:center;background:#eef}"
                 "img{max-width:100%}code,pre{background:#f4f4f4}</style></head><body>\n"
                 + self.html_body() + "\n</body></html>\n")
+
+
+def _prefixed(headers, groups):
+    """Markdown has one header row: each header prefixed by its group's label."""
+    if not groups:
+        return headers
+    labels = [label for label, n in groups for _ in range(n)]
+    return [f"{g}: {h}" if g else h for g, h in zip(labels, headers)]
 
 
 def _md_cell(value):
@@ -133,7 +151,7 @@ def _inline_html(text):
             out.append(f'<a href="{html.escape(m.group(3), quote=True)}">{html.escape(m.group(2))}</a>')
         pos = m.end()
     out.append(html.escape(text[pos:]))
-    return "".join(out)
+    return "".join(out).replace("\n", "<br>")
 
 
 # ---------------------------------------------------------------------------------- values
@@ -239,203 +257,6 @@ def render_object(doc, obj, level, path="", fold=True):
                 render_object(doc, v, level + 1, where)
 
 
-# ---------------------------------------------------------------------------------- inputs
-
-class Inputs:
-    def __init__(self):
-        self.programs = {}  # experiment file stem -> (path, data)
-        self.bench = []  # BenchFile
-        self.skipped = []  # (path, why)
-
-
-def classify(paths, inputs, strict_bench=()):
-    """Sort JSON files into program results, Google Benchmark output and others."""
-    for path in paths:
-        try:
-            data = load_json(path)
-        except InputError as e:
-            inputs.skipped.append((path, str(e).split(": ", 1)[-1]))
-            continue
-        if isinstance(data, dict) and "benchmarks" in data:
-            try:
-                inputs.bench.append(BenchFile(path))
-            except InputError as e:
-                if path in strict_bench:
-                    raise
-                inputs.skipped.append((path, str(e).split(": ", 1)[-1]))
-        elif isinstance(data, dict) and isinstance(data.get("experiment"), str):
-            stem = re.sub(r"\.json$", "", os.path.basename(path))
-            inputs.programs[stem] = (path, data)
-        elif isinstance(data, dict) and "testsuites" in data:
-            inputs.skipped.append((path, "GoogleTest output, not a program result"))
-        else:
-            inputs.skipped.append((path, "neither a program result (no \"experiment\") nor Google Benchmark output"))
-
-
-def _ordered(programs):
-    return sorted(programs, key=lambda s: (FIRST.index(s) if s in FIRST else len(FIRST), s))
-
-
-# ---------------------------------------------------------------------------------- sections
-
-def _contexts(inputs):
-    out = []
-    for stem in _ordered(inputs.programs):
-        path, data = inputs.programs[stem]
-        if isinstance(data.get("context"), dict):
-            out.append((os.path.basename(path), data["context"]))
-    for b in inputs.bench:
-        out.append((os.path.basename(b.path), b.context))
-    return out
-
-
-def _distinct(values):
-    """[(value, source)] -> 'v' or 'v1 (a, b); v2 (c)' when the sources disagree."""
-    seen = {}
-    for v, src in values:
-        if v in (None, ""):
-            continue
-        seen.setdefault(v, []).append(src)
-    if not seen:
-        return None
-    if len(seen) == 1:
-        return next(iter(seen))
-    return "; ".join(f"{v} ({', '.join(s)})" for v, s in seen.items())
-
-
-def _git_revision():
-    repo = os.path.dirname(os.path.dirname(HERE))
-    try:
-        rev = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, timeout=10)
-        if rev.returncode != 0:
-            return None
-        dirty = subprocess.run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10)
-        return rev.stdout.strip() + (" (uncommitted changes)" if dirty.stdout.strip() else "")
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def _spaces_text(v):
-    if isinstance(v, list):
-        return ", ".join(map(str, v))
-    if isinstance(v, str) and v.startswith("["):
-        try:
-            return ", ".join(map(str, json.loads(v)))
-        except ValueError:
-            pass
-    return v
-
-
-def machine_section(doc, inputs):
-    doc.h(2, "Machine and build")
-    ctxs = _contexts(inputs)
-    if not ctxs:
-        doc.p("No context: no program result or benchmark file was found.")
-        return
-
-    def pick(*keys, fmt=lambda v: v):
-        """The first of `keys` each context has; distinct values with their sources."""
-        values = []
-        for src, c in ctxs:
-            key = next((k for k in keys if k in c), None)
-            if key is not None:
-                values.append((fmt(c[key]), src))
-        return _distinct(values)
-
-    rows = []
-
-    def add(item, value):
-        if value is not None:
-            rows.append([item, str(value)])
-
-    add("host", pick("host_name"))
-    add("CPU", pick("cpu_model"))
-    add("host threads (Kokkos host concurrency)", pick("host_concurrency", fmt=str))
-    info = inputs.programs.get("device_info", (None, {}))[1]
-    host = info.get("host") if isinstance(info.get("host"), dict) else {}
-    if host:
-        add("cores, sockets", f"{host.get('physical_cores', '-')} physical cores, {host.get('sockets', '-')} socket(s)")
-        if isinstance(host.get("memory_total_bytes"), int):
-            add("host memory", f"{host['memory_total_bytes'] / (1 << 30):.1f} GiB")
-    gpus = []
-    cuda = info.get("cuda") if isinstance(info.get("cuda"), dict) else {}
-    for d in cuda.get("devices", []) if isinstance(cuda.get("devices"), list) else []:
-        if isinstance(d, dict):
-            parts = [str(d.get("name", "?"))]
-            if d.get("compute_capability"):
-                parts.append(f"compute capability {d['compute_capability']}")
-            if d.get("multiprocessors"):
-                parts.append(f"{d['multiprocessors']} SMs")
-            if isinstance(d.get("total_memory_bytes"), int):
-                parts.append(f"{d['total_memory_bytes'] / (1 << 30):.1f} GiB")
-            if d.get("theoretical_gb_per_s"):
-                parts.append(f"{d['theoretical_gb_per_s']:.0f} GB/s theoretical")
-            gpus.append(", ".join(parts))
-    if not gpus:  # from Kokkos' configuration text
-        for _, c in ctxs:
-            for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)", str(c.get("kokkos_configuration", ""))):
-                text = f"{m.group(1)}, compute capability {m.group(2)}"
-                if text not in gpus:
-                    gpus.append(text)
-    add("GPU", "; ".join(gpus) if gpus else "none reported")
-    if cuda.get("driver_version"):
-        add("CUDA driver / runtime", f"{cuda.get('driver_version')} / {cuda.get('runtime_version', '-')}")
-    add("Kokkos version", pick("kokkos_version"))
-    add("Kokkos execution spaces (backends)", pick("execution_spaces", fmt=_spaces_text))
-    add("default execution space", pick("default_execution_space"))
-    for var in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS"):
-        add(var, pick(var))
-    add("Google Benchmark library build", pick("library_build_type"))
-    add("CPU frequency scaling (Google Benchmark)", pick("cpu_scaling_enabled", fmt=lambda v: "on" if v else "off"))
-    add("dates (UTC)", pick("date_utc", "date"))
-    git = pick(*[k for _, c in ctxs for k in c if re.search(r"git|revision|commit", k, re.I)])
-    if git:
-        add("git revision (from the run)", git)
-    else:
-        own = _git_revision()
-        add("git revision", f"{own} (of the checkout writing this report; the JSON records none)" if own
-            else "unknown (the JSON records none and no git checkout is at hand)")
-    doc.table(["", "value"], rows)
-    doc.p("From: " + ", ".join(f"`{src}`" for src, _ in ctxs) + ".")
-    configurations = {}
-    for src, c in ctxs:
-        if c.get("kokkos_configuration"):
-            configurations.setdefault(str(c["kokkos_configuration"]), []).append(src)
-    for text, srcs in configurations.items():
-        sub = Doc()
-        sub.pre(text)
-        doc.details(f"Kokkos configuration ({', '.join(srcs)})", sub)
-
-
-def experiments_section(doc, inputs, results_where, out_dir=None, plots_wanted=True):
-    doc.h(2, "Experiments")
-    if not inputs.programs:
-        doc.p(f"No program results found ({results_where}): run `scripts/run-experiments.sh` "
-              "(or a program with `--json`).")
-        return []
-    doc.p("One table per program (`--json`): each variant's first call, best and median of the "
-          "repeated calls, its bandwidth and its share of the memcpy and Kokkos-copy probes of the "
-          "same space and run, and its check. The whole JSON follows each table, folded.")
-    written = []
-    for stem in _ordered(inputs.programs):
-        path, data = inputs.programs[stem]
-        doc.h(3, f"{data.get('experiment', stem)} (`{os.path.basename(path)}`)")
-        body = {k: v for k, v in data.items() if k not in ("context", "experiment")}
-        if not body:
-            doc.p("(no results in this file)")
-            continue
-        if _is_experiment_run(data):
-            written += experiment_tables(doc, stem, data, out_dir, plots_wanted)
-            sub = Doc()
-            render_object(sub, body, 4, fold=False)
-            doc.details(f"{os.path.basename(path)}, every field", sub)
-        else:
-            render_object(doc, body, 4)
-    return written
-
-
 # Result keys the summary table shows in its own columns; any other scalar key (a sum's
 # result and digits, ...) gets a column of its own after them.
 _RESULT_COLUMNS = [("variant", "variant"), ("space", "space"), ("size", "size"), ("first_s", "first call"),
@@ -451,8 +272,8 @@ def _is_experiment_run(data):
     return isinstance(rows, list) and bool(rows) and all(isinstance(r, dict) and "variant" in r for r in rows)
 
 
-def experiment_tables(doc, stem, data, out_dir, plots_wanted):
-    """A program run of the experiment model: its statement, probes, results and sweep."""
+def experiment_tables(doc, data):
+    """A program run of the experiment model: its statement, probes, every result row and its sweeps."""
     facts = [f"{k}: {data[k]}" for k in ("title", "document", "repetitions", "seed") if k in data]
     doc.p("; ".join(facts) + ".")
     problems = [p for p in data.get("problems", []) if isinstance(p, dict)]
@@ -500,23 +321,20 @@ def experiment_tables(doc, stem, data, out_dir, plots_wanted):
     # "sweeps": one per host/device variant pair; "sweep": files written before there could be several.
     sweeps = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
     sweeps = [s for s in sweeps if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
-    images = []
-    for i, sweep in enumerate(sweeps):
-        name = stem if i == 0 else f"{stem}-{sweep.get('host_variant', i)}"
-        images += sweep_tables(doc, name, data.get("experiment", stem), sweep, out_dir, plots_wanted)
-    return images
+    for sweep in sweeps:
+        sweep_tables(doc, sweep)
 
 
-def sweep_tables(doc, stem, experiment, sweep, out_dir, plots_wanted):
+def sweep_tables(doc, sweep):
     host, device = sweep.get("host_space") or "host", sweep.get("device_space") or "device"
     if sweep.get("host_variant"):
-        experiment = f"{experiment} {sweep['host_variant']}"
         host, device = f"{sweep['host_variant']} on {host}", f"{sweep.get('device_variant')} on {device}"
     def wins(key, how):
         at = sweep.get(key)
         if isinstance(at, dict):
             return f"{device} is faster from {at.get('size')} ({at.get('elements')} elements) {how}"
         return f"{host} is faster at the largest size {how}" if sweep.get("device_space") else None
+
     said = [t for t in (wins("device_wins_from_resident", "with data resident"),
                         wins("device_wins_from_with_transfers", "with transfers in every call")) if t]
     if not sweep.get("device_space"):
@@ -528,18 +346,6 @@ def sweep_tables(doc, stem, experiment, sweep, out_dir, plots_wanted):
             for p in sweep["points"] if isinstance(p, dict)]
     doc.table(["size", "elements", f"{host} (best)", f"{device} resident", f"{device} with transfers"], rows,
               right=[1, 2, 3, 4])
-    if not plots_wanted or out_dir is None:
-        return []
-    from . import plots
-    try:
-        path = plots.plot_program_sweep(experiment, sweep, os.path.join(out_dir, f"crossover-{stem}.png"))
-    except plots.PlotsUnavailable as e:
-        doc.p(f"Plot skipped: {e}.")
-        return []
-    if path:
-        doc.img(os.path.basename(path), f"{experiment}: crossover sweep")
-        return [(path, f"{experiment}: crossover sweep")]
-    return []
 
 
 def _lookup(programs, spec):
@@ -570,7 +376,8 @@ def _lookup(programs, spec):
     return node
 
 
-def published_section(doc, inputs, published_path=PUBLISHED):
+
+def published_section(doc, runs, published_path=PUBLISHED):
     doc.h(2, "The documents' figures beside ours")
     try:
         with open(published_path, encoding="utf-8") as f:
@@ -578,82 +385,326 @@ def published_section(doc, inputs, published_path=PUBLISHED):
     except (OSError, ValueError) as e:
         doc.p(f"Published figures unavailable ({published_path}: {e}).")
         return
-    doc.p("The tutorial documents (`../shared/seeds/`) ran on other machines, at other times, with "
-          "other software: their figures are context, not targets. \"published / ours\" > 1 means ours "
-          "took less time. `tools/nbk_compare/published.json` holds the figures and where ours are.")
+    doc.p("The tutorial documents ran on other machines, at other times, with other software: their figures "
+          "are context, not targets. \"published / ours\" > 1 means ours took less time. "
+          "`tools/nbk_compare/published.json` holds the figures and where ours are.")
+    several = len(runs) > 1
     for seed in pub.get("seeds", []):
         doc.h(3, f"Seed {seed.get('seed')}: {seed.get('title', '')}")
-        doc.items([f"source: `{seed.get('source', '-')}`; machine: {seed.get('machine', '-')}",
+        doc.items([f"document: {seed.get('source', '-')}; machine: {seed.get('machine', '-')}",
                    f"timer: {seed.get('timer', '-')}"] + list(seed.get("notes", [])))
         figures = seed.get("figures", [])
         if not figures:
             continue
-        rows = []
-        found = 0
+        headers = ["figure", f"seed {seed.get('seed')}"]
+        for run in runs:
+            at = f"@{run.label}" if several else ""
+            headers += [f"ours{at}", f"published / ours{at}"]
+        rows, found = [], 0
         for fig in figures:
-            unit = fig.get("unit")
-            published = fig.get("published")
-            ours = _lookup(inputs.programs, fig.get("ours"))
-            found += ours is not None
-            if unit == "s":
-                pub_text = cmpmod.format_time(published)
-                ours_text = cmpmod.format_time(ours) if isinstance(ours, (int, float)) else "-"
-                ratio = (cmpmod.format_ratio(published / ours)
-                         if isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float)) else "-")
-            else:
-                pub_text = format_value("", published)
-                ours_text = "-" if ours is None else format_value("", ours)
-                ratio = ""
-            what = fig.get("what", "")
-            if fig.get("note"):
-                what += f" ({fig['note']})"
-            rows.append([what, pub_text, ours_text, ratio])
-        doc.table(["figure", f"seed {seed.get('seed')}", "ours", "published / ours"], rows, right=[1, 2, 3])
+            what = fig.get("what", "") + (f" ({fig['note']})" if fig.get("note") else "")
+            row = [what, _figure_text(fig, fig.get("published"))]
+            for run in runs:
+                ours = _lookup(run.programs, fig.get("ours"))
+                found += ours is not None
+                row += [_figure_text(fig, ours), _ratio_text(fig, ours)]
+            rows.append(row)
+        doc.table(headers, rows, right=range(1, len(headers)))
         if not found:
             exp = seed.get("experiment")
-            have = f"`{exp}.json` has none of them" if exp in inputs.programs else f"no `{exp}.json` result here"
-            doc.p(f"No figure of ours to set beside these ({have}).")
+            doc.p(f"No figure of ours to set beside these (no `{exp}` result at the document's size in "
+                  + ", ".join(run.label for run in runs) + ").")
 
 
-def results_plots_section(doc, inputs, out_dir, baseline, plots_wanted=True):
-    """Speed-up and bandwidth plots from the programs' own runs (best of their calls), so
-    that a run of the programs alone has them; the benchmarks' follow below when present."""
-    doc.h(2, "The programs' runs compared")
-    results = ResultsFile(inputs.programs)
-    if not results.runs:
-        doc.p("No verified program results to compare.")
-        return []
-    cmp = cmpmod.Comparison([results], baseline=baseline, reference=cmpmod.DEFAULT_REFERENCE)
-    doc.p(f"Each program's verified rows, best call, against {cmp.baseline.label}; GB/s against the same "
-          "program's memcpy probe of that space (no % for calls that cross the host-device link). "
-          "One run each, so no significance test: the benchmarks below repeat them.")
+def _figure_text(fig, value):
+    if value is None:
+        return "-"
+    if fig.get("unit") == "s":
+        return cmpmod.format_time(value) if isinstance(value, (int, float)) else "-"
+    return format_value("", value)
+
+
+def _ratio_text(fig, ours):
+    published = fig.get("published")
+    if fig.get("unit") != "s":
+        return ""
+    if isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float)):
+        return cmpmod.format_ratio(published / ours)
+    return "-"
+
+
+# ---------------------------------------------------------------------------------- machine
+
+def _spaces_text(v):
+    if isinstance(v, list):
+        return ", ".join(map(str, v))
+    if isinstance(v, str) and v.startswith("["):
+        try:
+            return ", ".join(map(str, json.loads(v)))
+        except ValueError:
+            pass
+    return v
+
+
+def _gpus(run):
+    info = run.programs.get("device_info", (None, {}))[1]
+    cuda = info.get("cuda") if isinstance(info.get("cuda"), dict) else {}
+    found = []
+    for d in cuda.get("devices", []) if isinstance(cuda.get("devices"), list) else []:
+        if isinstance(d, dict):
+            parts = [str(d.get("name", "?"))]
+            if d.get("compute_capability"):
+                parts.append(f"compute capability {d['compute_capability']}")
+            if d.get("multiprocessors"):
+                parts.append(f"{d['multiprocessors']} SMs")
+            if isinstance(d.get("total_memory_bytes"), int):
+                parts.append(f"{d['total_memory_bytes'] / (1 << 30):.1f} GiB")
+            if d.get("theoretical_gb_per_s"):
+                parts.append(f"{d['theoretical_gb_per_s']:.0f} GB/s theoretical")
+            found.append(", ".join(parts))
+    if cuda.get("driver_version"):
+        found.append(f"CUDA driver / runtime {cuda.get('driver_version')} / {cuda.get('runtime_version', '-')}")
+    if not found:  # from run.json (nvidia-smi), else Kokkos' configuration text
+        found = list(run.value("gpus") or [])
+    if not found:
+        for _, c in run.contexts():
+            for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)", str(c.get("kokkos_configuration", ""))):
+                text = f"{m.group(1)}, compute capability {m.group(2)}"
+                if text not in found:
+                    found.append(text)
+    return found
+
+
+def machine_facts(run):
+    """(item, value) of one run's machine and build, from run.json and the files' contexts."""
+    facts = []
+
+    def add(item, value):
+        if value not in (None, "", []):
+            facts.append((item, str(value)))
+
+    add("folder", run.path)
+    add("host", run.value("host", "host_name"))
+    add("CPU", run.value("cpu_model"))
+    add("host threads (Kokkos host concurrency)", run.value("host_concurrency"))
+    info = run.programs.get("device_info", (None, {}))[1]
+    host = info.get("host") if isinstance(info.get("host"), dict) else {}
+    if host:
+        add("cores, sockets", f"{host.get('physical_cores', '-')} physical cores, {host.get('sockets', '-')} socket(s)")
+        if isinstance(host.get("memory_total_bytes"), int):
+            add("host memory", f"{host['memory_total_bytes'] / (1 << 30):.1f} GiB")
+    add("GPU", "; ".join(_gpus(run)) or "none reported")
+    add("preset", run.value("preset"))
+    add("Kokkos version", run.value("kokkos_version"))
+    add("Kokkos execution spaces (backends)", _spaces_text(run.value("kokkos_execution_spaces", "execution_spaces")))
+    add("default execution space", run.value("default_execution_space"))
+    for var in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS"):
+        add(var, run.value(var))
+    add("compiler", run.value("compiler"))
+    add("Google Benchmark library build", run.value("library_build_type"))
+    add("CPU frequency scaling (Google Benchmark)",
+        {True: "on", False: "off"}.get(run.value("cpu_scaling_enabled")))
+    dates = sorted({str(c.get(k)) for _, c in run.contexts() for k in ("started_utc", "date_utc", "date") if c.get(k)})
+    add("dates (UTC)", dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else None)
+    rev = run.value("git_revision") or next((c[k] for _, c in run.contexts() for k in c
+                                             if re.search(r"git|revision|commit", k, re.I) and c[k]), None)
+    dirty = " (uncommitted changes)" if run.value("git_dirty") else ""
+    add("git revision (from the run)", f"{rev}{dirty}" if rev else "unknown: the run records none")
+    add("command", run.value("command"))
+    add("NumPy reference (tools/nbk-numpy)", "; ".join(numpy_text(c) for c in run.reference_contexts()[:1]))
+    if run.programs and any("upgraded_from" in d for _, d in run.programs.values()):
+        add("format", "rows read from " + next(d["upgraded_from"] for _, d in run.programs.values() if "upgraded_from" in d))
+    return facts
+
+
+def numpy_text(context):
+    """NumPy's version, threads and BLAS, as a NumPy reference file's context records them."""
+    return (f"NumPy {context.get('numpy_version', '?')}, {context.get('threads', '?')} thread(s); "
+            f"BLAS: {blas_text(context)}")
+
+
+def machine_section(doc, runs):
+    doc.h(2, "Machine and build")
+    per_run = [dict(machine_facts(r)) for r in runs]
+    items = []
+    for facts in per_run:
+        items += [k for k in facts if k not in items]
+    doc.table([""] + [r.label for r in runs], [[k] + [f.get(k, "-") for f in per_run] for k in items])
+    for run in runs:
+        doc.p(f"{run.label} from: " + ", ".join(f"`{src}`" for src, _ in run.contexts()) + ".")
+        config = run.value("kokkos_configuration")
+        if config:
+            sub = Doc()
+            sub.pre(str(config))
+            doc.details(f"Kokkos configuration of {run.label}", sub)
+
+
+# ---------------------------------------------------------------------------------- summary
+
+def summary_section(doc, runs, lines):
+    doc.h(2, "Summary")
+    if not lines:
+        doc.p("No timings: no program result with result rows in " + ", ".join(r.label for r in runs) + ".")
+        return
+    groups, rows = summary.summary_table(runs, lines)
+    headers = [h for _, subs in groups for h in subs]
+    left = summary.text_columns(groups)
+    doc.table(headers, rows, right=[i for i in range(len(headers)) if i not in left],
+              groups=[(g, len(subs)) for g, subs in groups])
+    doc.items(summary.legend(runs, lines))
+
+
+def crossover_section(doc, runs, found):
+    doc.h(2, "Crossover: the size from which the GPU wins")
+    if not found:
+        doc.p("No size sweep in these runs (`nbk-maximum` and `nbk-sin-exp` sweep sizes).")
+        return
+    headers = ["workload"] + [f"{r.label}: resident / with transfers" for r in runs]
+    pairs = sorted({(cpu, gpu) for c in found for cpu, gpu, _, _ in c.across})
+    headers += [f"CPU {cpu} vs GPU {gpu}: resident / with transfers" for cpu, gpu in pairs]
+    rows = []
+    for c in found:
+        row = [f"{c.experiment} {c.name}".strip()]
+        for r in runs:
+            own = c.own.get(r.label, "absent")
+            row.append("not run" if own == "absent" else "no device" if own is None else _from_text(*own))
+        across = {(cpu, gpu): (res, tr) for cpu, gpu, res, tr in c.across}
+        row += [_from_text(*across[p]) if p in across else "-" for p in pairs]
+        rows.append(row)
+    doc.table(headers, rows)
+    doc.p("Elements from which the device is faster at every larger size of the sweep (\"never\": the host is "
+          "faster at the largest). A run's own column compares its host and device spaces; the CPU-vs-GPU "
+          "columns set the CPU run's host times beside the GPU run's device times at the sizes both measured.")
+
+
+def _from_text(resident, transfers):
+    return f"{summary.format_elements(resident) if resident else 'never'} / " \
+           f"{summary.format_elements(transfers) if transfers else 'never'}"
+
+
+# ---------------------------------------------------------------------------------- experiments
+
+def _cell_text(entry):
+    if entry.error:
+        return f"{NOT_COMPARABLE}: {entry.error}"
+    text = cmpmod.format_time(entry.time)
+    if entry.gbps:
+        pct = entry.fraction
+        text += f"\n{cmpmod.format_gbps(entry.gbps)} GB/s" + (f", {cmpmod.format_pct(pct)} {entry.fraction_of}"
+                                                           if pct is not None else "")
+    return text
+
+
+def experiment_comparison(doc, runs, experiment):
+    """One table: a row per variant and size, a column per space@run, and for device columns
+    the speed-up against the CPU runs' best at that size."""
+    entries = [e for r in runs for e in r.entries if e.experiment == experiment]
+    several = len(runs) > 1
+    columns = list(dict.fromkeys((e.run, e.space) for e in entries))
+    keys = list(dict.fromkeys((e.variant, e.size) for e in entries))
+    order = {v: i for i, v in enumerate(dict.fromkeys(v for v, _ in keys))}
+    keys.sort(key=lambda k: (order[k[0]], size_sort_key(k[1])))
+    cells = {(e.variant, e.size, e.run.label, e.space): e for e in entries}
+    cpus = summary.cpu_runs(runs)
+    best_cpu = {size: summary._best(e for e in entries if e.size == size and e.cpu_variant and e.run in cpus)
+                for _, size in keys}
+    headers = ["variant", "size"]
+    for run, space in columns:
+        headers.append(f"{space}@{run.label}" if several else space)
+        if on_device(space):
+            headers.append(f"vs best CPU ({space}@{run.label})" if several else f"vs best CPU ({space})")
+    rows = []
+    for variant, size in keys:
+        row = [variant, format_size(size)]
+        for run, space in columns:
+            e = cells.get((variant, size, run.label, space))
+            row.append(_cell_text(e) if e else "-")
+            if on_device(space):
+                base = best_cpu.get(size)
+                row.append(cmpmod.format_ratio(base.time / e.time) if e and e.usable and base else "-")
+        rows.append(row)
+    doc.table(headers, rows, right=range(2, len(headers)), compact=True)
+    refs = {}
+    for e in entries:
+        if e.reference:
+            refs[f"{e.reference.kind} {e.reference.space}@{e.run.label}"] = e.reference.gbps
+    notes = []
+    if refs:
+        notes.append("Each % is of its own run's probe of that space: " + "; ".join(
+            f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link.")
+    best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {cmpmod.format_time(b.time)}"
+            for s, b in best_cpu.items() if b]
+    if best and any(on_device(space) for _, space in columns):
+        notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in "
+                     + ", ".join(r.label for r in cpus)
+                     + " / this time (" + "; ".join(best) + ").")
+    missing = [r.label for r in runs if not r.files_of(experiment)]
+    if missing:
+        notes.append(f"Not run in {', '.join(missing)}.")
+    if several:
+        notes.append("`-`: not measured in that run at that size (a variant or size the other runs lack).")
+    doc.items(notes)
+
+
+def experiments_section(doc, runs):
+    doc.h(2, "Experiments")
+    names = experiment_order(runs)
+    if not names:
+        doc.p("No program results found in " + ", ".join(f"`{r.path}`" for r in runs)
+              + ": run `scripts/run-experiments.sh` (or a program with `--json`).")
+        return
+    doc.p("One table per program: each row's best call, its GB/s and the share of its own run's bandwidth "
+          "probe; every row, the probes and the sweeps of each run are folded below it.")
+    for experiment in names:
+        doc.h(3, experiment)
+        if any(e.experiment == experiment for r in runs for e in r.entries):
+            experiment_comparison(doc, runs, experiment)
+        for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
+            sub = Doc()
+            body = {k: v for k, v in data.items() if k not in ("context", "experiment")}
+            if _is_experiment_run(data):
+                experiment_tables(sub, data)
+            elif body:
+                render_object(sub, body, 4)
+            else:
+                sub.p("(no results in this file)")
+            doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})", sub)
+
+
+# ---------------------------------------------------------------------------------- plots
+
+def plots_section(doc, runs, lines, found, out_dir, plots_wanted):
+    doc.h(2, "Plots")
     if not plots_wanted:
         doc.p("Plots not requested (--no-plots).")
-        return []
+        return
     from . import plots
     try:
-        written = plots.write_plots(cmp, out_dir, prefix="programs-")
+        written = plots.write_run_plots(runs, lines, found, out_dir)
     except plots.PlotsUnavailable as e:
         doc.p(f"Plots skipped: {e}.")
-        return []
+        return
+    if not written:
+        doc.p("Nothing to plot.")
     for path, title in written:
         doc.p(f"**{title}** (`{os.path.basename(path)}`)")
         doc.img(os.path.basename(path), title)
-    return written
 
 
-def bench_section(doc, inputs, out_dir, baseline, reference, alpha, plots_wanted=True):
+def bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted=True):
     doc.h(2, "Benchmarks (Google Benchmark)")
-    if not inputs.bench:
-        doc.p("No Google Benchmark output: `bench.json` is absent (run `scripts/bench.sh <preset>`, "
-              "which writes `build/<preset>/bench.json`).")
-        return []
-    files = inputs.bench
-    for f, label in zip(files, default_labels([f.path for f in files])):
-        f.label = label
-    cmp = cmpmod.Comparison(files, baseline=baseline, alpha=alpha, reference=reference)
-    doc.p("Compared with `tools/nbk-compare " + " ".join(os.path.basename(f.path) for f in files)
-          + f" --baseline {cmp.baseline.label}`: files " + ", ".join(f"`{f.path}` ({f.label})" for f in files) + ".")
+    files = [(r, b) for r in runs for b in r.bench]
+    if not files:
+        doc.p("No Google Benchmark output: no `bench.json` in " + ", ".join(r.label for r in runs)
+              + " (run `scripts/bench.sh <preset>`, which writes `build/<preset>/bench.json`).")
+        return
+    names = default_labels([b.path for _, b in files])
+    for (run, b), name in zip(files, names):
+        b.label = run.label if sum(1 for r, _ in files if r is run) == 1 else f"{run.label}/{name}"
+    benches = [b for _, b in files]
+    cmp = cmpmod.Comparison(benches, baseline=baseline, alpha=alpha, reference=reference)
+    doc.p("Compared as `tools/nbk-compare` does: files " + ", ".join(f"`{b.path}` ({b.label})" for b in benches)
+          + f", baseline {cmp.baseline.label}.")
     groups, rows = cmpmod.comparison_table(cmp)
     headers = groups[0][1] + [f"{label} {sub}" for label, subs in groups[1:] for sub in subs]
     doc.table(headers, rows, right=range(3, len(headers)))
@@ -662,64 +713,71 @@ def bench_section(doc, inputs, out_dir, baseline, reference, alpha, plots_wanted
     if errs:
         doc.p("Benchmarks that reported an error instead of a time:")
         doc.items(f"`{n}`: {m}" for n, m in errs)
-    doc.h(3, f"Bandwidth against {reference}")
-    brow = []
+    bandwidth = Doc()
+    bandwidth_table(bandwidth, cmp, reference)
+    doc.details(f"Bandwidth against {reference}, per benchmark", bandwidth)
+    if not plots_wanted:
+        doc.p("Plots not requested (--no-plots).")
+        return
+    from . import plots
+    try:
+        written = plots.write_plots(cmp, out_dir, prefix="bench-")
+    except plots.PlotsUnavailable as e:
+        doc.p(f"Plots skipped: {e}.")
+        return
+    for path, title in written:
+        doc.p(f"**{title}** (`{os.path.basename(path)}`)")
+        doc.img(os.path.basename(path), title)
+
+
+def bandwidth_table(doc, cmp, reference):
+    rows = []
     for c in cmp.columns:
         ref = c.reference
         for row in cmp.rows:
             cell = row.cells.get(c.label)
             if cell is None or cell.gbps is None:
                 continue
-            brow.append([c.label, row.family, row.size_label, cmpmod.format_gbps(cell.gbps),
+            rows.append([c.label, row.family, row.size_label, cmpmod.format_gbps(cell.gbps),
                          cmpmod.format_pct(cell.ref_fraction) if cell.ref_fraction is not None
                          else "link" if cell.run.crosses_link else "-",
                          f"{ref.family} of {ref.space} {format_size(ref.size)}" if ref else f"no {reference} here"])
-    if brow:
-        doc.table(["column", "kernel", "size", "GB/s", f"% of {reference}", "reference"], brow, right=[3, 4])
-        doc.p(f"The reference is the {reference} benchmark of the same space in the same file (its largest "
-              f"size; {cmpmod.FALLBACK_REFERENCE} in files without it; serial's for the one-thread `host` "
-              "variants). A copy counts 16 bytes per element; kernels whose data fits in cache can exceed "
-              "100%. \"link\": the timed call copies between host and device memory, so its bound is the "
-              "link, not the device's memory, and no % is given.")
-    else:
+    if not rows:
         doc.p("No benchmark reports GB/s.")
-    written = []
-    doc.h(3, "Plots")
-    if not plots_wanted:
-        doc.p("Plots not requested (--no-plots).")
-        return written
-    from . import plots
-    try:
-        written = plots.write_plots(cmp, out_dir)
-    except plots.PlotsUnavailable as e:
-        doc.p(f"Plots skipped: {e}.")
-        return written
-    if not written:
-        doc.p("Nothing to plot.")
-    for path, title in written:
-        doc.p(f"**{title}** (`{os.path.basename(path)}`)")
-        doc.img(os.path.basename(path), title)
-    return written
+        return
+    doc.table(["column", "kernel", "size", "GB/s", f"% of {reference}", "reference"], rows, right=[3, 4])
+    doc.p(f"The reference is the {reference} benchmark of the same space in the same file (its largest "
+          f"size; {cmpmod.FALLBACK_REFERENCE} in files without it; serial's for the one-thread `host` "
+          "variants). A copy counts 16 bytes per element; kernels whose data fits in cache can exceed "
+          "100%. \"link\": the timed call copies between host and device memory, so its bound is the "
+          "link, not the device's memory, and no % is given.")
 
 
 # ---------------------------------------------------------------------------------- main
 
-def build(inputs, out_dir, title, results_where, baseline=cmpmod.DEFAULT_BASELINE,
-          reference=cmpmod.DEFAULT_REFERENCE, alpha=cmpmod.DEFAULT_ALPHA, plots_wanted=True, html_too=True):
+def build(runs, out_dir, title, baseline=cmpmod.DEFAULT_BASELINE, reference=cmpmod.DEFAULT_REFERENCE,
+          alpha=cmpmod.DEFAULT_ALPHA, plots_wanted=True, html_too=True):
+    """Writes index.md (and index.html, PNGs) into out_dir; returns (written paths, summary text)."""
     os.makedirs(out_dir, exist_ok=True)
+    lines = summary.summarize(runs)
+    found = summary.crossovers(runs)
     doc = Doc()
     doc.h(1, title)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    doc.p(f"Written by `tools/nbk-report` on {now}. Sections: machine and build, experiments, the "
-          "documents' figures beside ours, benchmarks and plots.")
-    if inputs.skipped:
+    doc.p(f"Written by `tools/nbk-report` on {now} from " + ", ".join(f"{r.label} = `{r.path}`" for r in runs)
+          + ". Sections: summary, machine and build, crossover, plots, experiments, the documents' figures, "
+          "benchmarks.")
+    skipped = [(p, why) for r in runs for p, why in r.skipped]
+    if skipped:
         doc.p("Files not used:")
-        doc.items(f"`{p}`: {why}" for p, why in inputs.skipped)
-    machine_section(doc, inputs)
-    experiments_section(doc, inputs, results_where, out_dir, plots_wanted)
-    results_plots_section(doc, inputs, out_dir, baseline, plots_wanted)
-    published_section(doc, inputs)
-    bench_section(doc, inputs, out_dir, baseline, reference, alpha, plots_wanted)
+        doc.items(f"`{p}`: {why}" for p, why in skipped)
+    summary_section(doc, runs, lines)
+    machine_section(doc, runs)
+    crossover_section(doc, runs, found)
+    plots_section(doc, runs, lines, found, out_dir, plots_wanted)
+    experiments_section(doc, runs)
+    published_section(doc, runs)
+    bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted)
     md = os.path.join(out_dir, "index.md")
     with open(md, "w", encoding="utf-8") as f:
         f.write(doc.markdown())
@@ -729,34 +787,52 @@ def build(inputs, out_dir, title, results_where, baseline=cmpmod.DEFAULT_BASELIN
         with open(page, "w", encoding="utf-8") as f:
             f.write(doc.html(title))
         written.append(page)
-    return written
+    return written, summary.render_text(runs, lines) if lines else ""
 
 
 DESCRIPTION = """\
-Write a report (index.md and index.html, PNG plots beside them) from a run's JSON files:
-the programs' results (results/<experiment>.json), Google Benchmark output (bench.json), the
-machine and build context they record, and the tutorial documents' published figures.
+Write a report (index.md and index.html, PNG plots beside them) of one run or of several
+side by side, and print its summary: per workload the best CPU and GPU timings, their
+speed-up and their share of each run's bandwidth reference.
 
+  nbk-report RUN [RUN...] [--label NAME...] [--out DIR]
+      run folders (scripts/run-experiments.sh writes build/<preset>/runs/<name>/; reference
+      records are in results/): one table per experiment with a column per space@run, the
+      GPU runs' rows against the CPU runs' best, crossover sizes, the documents' figures.
+      --out defaults to RUN/report for one run and is needed for several.
   nbk-report --preset-dir build/openmp
-      reads build/openmp/results/*.json and build/openmp/bench.json (if present), writes
-      build/openmp/report/
+      the newest run of build/openmp/runs/ (else build/openmp/results/ and bench.json),
+      writes build/openmp/report/
   nbk-report --results DIR_OR_FILES... [--bench FILE...] --out DIR
-      explicit inputs; a results directory may hold bench.json too (as .device's $OUT does)
+      explicit files taken as one run
 
-Missing inputs are reported in the page, not treated as errors; an explicitly named file
-that cannot be read exits 2 with one line naming it. Plots need matplotlib (else skipped).
+A missing folder, a run with nothing to read, an unreadable run.json, the same run twice or
+an explicitly named file that cannot be read: one line naming it, exit 2. Files of a run
+that are not results are listed in the page. Plots need matplotlib (else skipped).
 """
 
 
-def main(argv):
+def _newest_run(preset_dir):
+    """The newest folder of preset_dir/runs (by run.json's start, then name), else preset_dir."""
+    root = os.path.join(preset_dir, "runs")
+    folders = [os.path.join(root, n) for n in os.listdir(root)] if os.path.isdir(root) else []
+    folders = [f for f in folders if os.path.isdir(f)]
+    if not folders:
+        return preset_dir
+    return max(folders, key=lambda f: (str((record.read_context(f) or {}).get("started_utc", "")), f))
+
+
+def _parser():
     p = argparse.ArgumentParser(prog="nbk-report", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.error = lambda message: p.exit(2, f"nbk-report: error: {message}\n")
-    p.add_argument("--preset-dir", metavar="DIR", help="build/<preset>: results/, bench.json, writes report/")
+    p.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or program/benchmark JSON files)")
+    p.add_argument("--label", action="append", default=[], metavar="NAME", help="name of each RUN, in order")
+    p.add_argument("--preset-dir", metavar="DIR", help="build/<preset>: its newest run, writes report/")
     p.add_argument("--results", nargs="+", default=[], metavar="PATH",
-                   help="program result JSON files, or directories of them")
-    p.add_argument("--bench", nargs="+", default=[], metavar="FILE", help="Google Benchmark JSON files")
-    p.add_argument("--out", metavar="DIR", help="output directory (default: <preset-dir>/report)")
+                   help="program result JSON files, or directories of them (one run)")
+    p.add_argument("--bench", nargs="+", default=[], metavar="FILE", help="Google Benchmark JSON files (same run)")
+    p.add_argument("--out", metavar="DIR", help="output directory")
     p.add_argument("--title", help="page title")
     p.add_argument("--baseline", default=cmpmod.DEFAULT_BASELINE, metavar="SPACE",
                    help="baseline space of the benchmark comparison (default %(default)s)")
@@ -765,51 +841,55 @@ def main(argv):
     p.add_argument("--alpha", type=float, default=cmpmod.DEFAULT_ALPHA, help="U test significance level")
     p.add_argument("--no-plots", action="store_true", help="tables only")
     p.add_argument("--no-html", action="store_true", help="Markdown only")
+    p.add_argument("--quiet", action="store_true", help="do not print the summary")
+    return p
+
+
+def _runs_and_out(p, args):
+    """The RunRecords to report and the output folder, per the three ways of naming them."""
+    explicit = bool(args.results or args.bench)
+    if sum(map(bool, (args.runs, args.preset_dir, explicit))) != 1:
+        p.error("give RUN folders, or --preset-dir, or --results/--bench (one of the three)")
+    if args.runs:
+        if len(args.runs) > 1 and not args.out:
+            p.error("--out is needed with several runs")
+        out = args.out or os.path.join(args.runs[0] if os.path.isdir(args.runs[0]) else
+                                       os.path.dirname(os.path.abspath(args.runs[0])), "report")
+        return open_runs(args.runs, args.label), out
+    if args.preset_dir:
+        if not os.path.isdir(args.preset_dir):
+            raise InputError(f"{args.preset_dir}: no such directory")
+        run = RunRecord(_newest_run(args.preset_dir), allow_empty=True)
+        run.label = args.label[0] if args.label else run.label_candidates()[0]
+        return [run], args.out or os.path.join(args.preset_dir, "report")
+    if not args.out:
+        p.error("--out is needed with --results/--bench")
+    for b in args.bench:
+        BenchFile(b)  # named explicitly: must be valid
+    run = RunRecord(None, files=args.results + args.bench, allow_empty=True)
+    run.label = args.label[0] if args.label else "results"
+    return [run], args.out
+
+
+def main(argv):
+    p = _parser()
     args = p.parse_args(argv)
-    if not args.preset_dir and not args.results and not args.bench:
-        p.error("give --preset-dir, or --results and/or --bench")
-    if not args.preset_dir and not args.out:
-        p.error("--out is needed without --preset-dir")
-    out = args.out or os.path.join(args.preset_dir, "report")
-    inputs = Inputs()
-    paths, where = [], []
+    out = args.out
     try:
-        if args.preset_dir:
-            if not os.path.isdir(args.preset_dir):
-                raise InputError(f"{args.preset_dir}: no such directory")
-            results = os.path.join(args.preset_dir, "results")
-            where.append(f"`{results}/`")
-            if os.path.isdir(results):
-                paths += sorted(os.path.join(results, n) for n in os.listdir(results) if n.endswith(".json"))
-            bench = os.path.join(args.preset_dir, "bench.json")
-            if os.path.exists(bench):
-                paths.append(bench)
-        for r in args.results:
-            if os.path.isdir(r):
-                where.append(f"`{r}/`")
-                paths += sorted(os.path.join(r, n) for n in os.listdir(r) if n.endswith(".json"))
-            elif os.path.exists(r):
-                where.append(f"`{r}`")
-                paths.append(r)
-            else:
-                raise InputError(f"{r}: no such file or directory")
-        for b in args.bench:
-            BenchFile(b)  # named explicitly: must be valid
-            paths.append(b)
-        classify(list(dict.fromkeys(paths)), inputs, strict_bench=tuple(args.bench))
-        title = args.title or ("Report: " + (os.path.basename(os.path.normpath(args.preset_dir))
-                                              if args.preset_dir else os.path.basename(os.path.normpath(out))))
-        written = build(inputs, out, title, ", ".join(where) or "none given", baseline=args.baseline,
-                        reference=args.reference, alpha=args.alpha, plots_wanted=not args.no_plots,
-                        html_too=not args.no_html)
+        runs, out = _runs_and_out(p, args)
+        title = args.title or ("Report: " + " vs ".join(r.label for r in runs))
+        written, text = build(runs, out, title, baseline=args.baseline, reference=args.reference,
+                              alpha=args.alpha, plots_wanted=not args.no_plots, html_too=not args.no_html)
     except InputError as e:
         print(f"nbk-report: error: {e}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"nbk-report: error: {e.filename or out}: {e.strerror}", file=sys.stderr)
         return 2
-    for path, why in inputs.skipped:
+    for path, why in [(p_, w) for r in runs for p_, w in r.skipped]:
         print(f"nbk-report: skipped {path}: {why}", file=sys.stderr)
+    if text and not args.quiet:
+        sys.stdout.write(text)
     print(f"nbk-report: wrote {written[0]}" + (f" (and {', '.join(os.path.basename(w) for w in written[1:])})"
                                                if len(written) > 1 else ""), file=sys.stderr)
     return 0

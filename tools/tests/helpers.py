@@ -22,3 +22,8 @@ def run_tool(tool, *args):
 
 def have_matplotlib():
     return importlib.util.find_spec("matplotlib") is not None
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()

@@ -8,7 +8,7 @@ from .helpers import fixture, run_tool
 BAD = {
     "malformed.json": "malformed JSON",
     "truncated.json": "truncated JSON",
-    "not_gbench.json": "not Google Benchmark output",
+    "not_gbench.json": "no result row with a time",
     "no_context.json": "not Google Benchmark output",
     "empty_list.json": "no benchmarks",
     "does_not_exist.json": "no such file",

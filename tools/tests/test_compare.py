@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from nbk_compare import compare, gbench
+from nbk_compare import compare, runs
 from nbk_compare.gbench import BenchFile, size_sort_key, split_name
 
 from .helpers import fixture, run_tool
@@ -222,19 +222,16 @@ class ResultsAsBenchmarks(unittest.TestCase):
     of the programs alone)."""
 
     def setUp(self):
-        from nbk_compare import report
-        inputs = report.Inputs()
-        results = os.path.join(os.path.dirname(fixture("spaces.json")), "results")
-        report.classify([os.path.join(results, n) for n in sorted(os.listdir(results))], inputs)
-        self.file = gbench.ResultsFile(inputs.programs)
+        run = runs.RunRecord(os.path.join(os.path.dirname(fixture("spaces.json")), "results"), "fixture")
+        self.file = runs.ResultsFile(run)
 
     def test_rows_become_runs_and_probes_references(self):
         runs = self.file.runs
         self.assertEqual(runs["add_one/resident/serial/2147483648"].time, 0.75)
         self.assertEqual(runs["add_one/resident/openmp/2147483648"].gbps, 50.2)
         self.assertNotIn("add_one/managed/cuda/2147483648", runs)  # skipped rows are not results
-        self.assertNotIn("sum/builtin/openmp/134217571", runs)  # nor failed ones
-        self.assertEqual(runs["probe/memcpy/openmp/4096"].gbps, 28.0)
+        self.assertIn("not verified: FAILED", runs["sum/builtin/openmp/134217571"].error)  # failed: an error
+        self.assertEqual(runs["probe/memcpy/openmp"].gbps, 28.0)
         self.assertTrue(runs["maximum/mdrange-auto+transfers/cuda/32x32x32"].crosses_link)
         self.assertFalse(runs["maximum/mdrange-auto/cuda/32x32x32"].crosses_link)
 

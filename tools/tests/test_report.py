@@ -5,9 +5,9 @@ import tempfile
 import unittest
 from unittest import mock
 
-from nbk_compare import plots, report
+from nbk_compare import plots, report, runs
 
-from .helpers import FIXTURES, fixture, have_matplotlib, run_tool
+from .helpers import FIXTURES, fixture, have_matplotlib, read, run_tool
 
 
 def preset_dir(tmp, results=True, bench=True):
@@ -19,11 +19,6 @@ def preset_dir(tmp, results=True, bench=True):
     if bench:
         shutil.copy(fixture("spaces.json"), os.path.join(d, "bench.json"))
     return d
-
-
-def read(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
 
 
 class Report(unittest.TestCase):
@@ -50,16 +45,26 @@ class Report(unittest.TestCase):
         self.assertIn("git revision (from the run) | abc1234", self.md)
         self.assertIn("OMP_PROC_BIND | spread", self.md)
 
+    def test_summary_first_and_small(self):
+        self.assertLess(self.md.index("## Summary"), self.md.index("## Machine and build"))
+        self.assertIn("| maximum | 32x32x32 | mdrange-auto openmp | 5.000 µs |", self.md)
+        self.assertIn("mdrange-auto cuda | 4.000 µs | - | 1.25x | mdrange-auto cuda | 90.00 µs | 31% | 0.06x |", self.md)
+        self.assertIn("sum: 1 row(s) not verified: FAILED (error 0.125 > 0.1): left out", self.md)
+        self.assertRegex(self.out, r"\nmaximum +32x32x32 +\| mdrange-auto openmp")  # the summary on stdout too
+        self.assertNotIn("every field", self.md)  # no JSON dumps
+        self.assertLess(len(self.md), 40000)
+
     def test_known_and_unknown_experiments(self):
-        self.assertIn("### add_one (`add_one.json`)", self.md)
+        self.assertIn("### add_one", self.md)
+        self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 46% memcpy | 300.0 ms<br>50.2 GB/s, 179% memcpy |",
+                      self.md)
+        self.assertIn("| builtin | 134217571 | - | not comparable: not verified: FAILED (error 0.125 > 0.1) |", self.md)
+        # every row of the run, folded below the table, skipped rows too
+        self.assertIn("<details><summary>add_one@fixture: every row, probes, sweeps (add_one.json)</summary>", self.md)
         self.assertIn("| resident | serial | 2147483648 | 2.500 s | 750.0 ms | 750.0 ms | 4.10 | 46% | 44% | ok |", self.md)
-        self.assertIn("| managed | cuda | 2147483648 | - |", self.md)
         self.assertIn("skipped: no GPU in this build |", self.md)
-        self.assertIn("| builtin | openmp | 134217571 |", self.md)
-        self.assertIn("FAILED (error 0.125 > 0.1) |", self.md)
         self.assertIn("**Not verified:** builtin on openmp at 134217571.", self.md)
-        self.assertIn("add_one.json, every field", self.md)  # the whole JSON, folded
-        self.assertIn("### hypot (`hypot.json`)", self.md)  # no code knows hypot
+        self.assertIn("### hypot", self.md)  # no code knows hypot
         self.assertIn("overflows for |x| > 1e19".replace("|", "\\|"), self.md)
         self.assertIn("| naive |", self.md)
         self.assertIn("summary.checks", self.md)
@@ -69,25 +74,23 @@ class Report(unittest.TestCase):
                       "size with data resident", self.md)
         self.assertIn("**Crossover sweep**, f64 on openmp against f64 on cuda: f64 on cuda is faster from 4096 "
                       "(4096 elements) with data resident", self.md)
-        if have_matplotlib():
-            self.assertIn("](crossover-sin_exp.png)", self.md)
-            self.assertIn("](crossover-sin_exp-f64.png)", self.md)
+        self.assertIn("| sin_exp f32 | never / never |", self.md)
+        self.assertIn("| sin_exp f64 | 2^12 / never |", self.md)
 
     def test_crossover_sweep(self):
         self.assertIn("**Crossover sweep**, openmp against cuda: cuda is faster from 16x16x16 (4096 elements) "
                       "with data resident; openmp is faster at the largest size with transfers in every call.",
                       self.md)
         self.assertIn("| 32x32x16 | 16384 | 17.00 µs | 4.500 µs | 110.0 µs |", self.md)
-        if have_matplotlib():
-            self.assertIn("](crossover-maximum.png)", self.md)
-            self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", "crossover-maximum.png")), 5000)
+        self.assertIn("| maximum | 2^12 / never |", self.md)
 
-    def test_programs_runs_compared_without_benchmarks(self):
-        self.assertIn("## The programs' runs compared", self.md)
-        if have_matplotlib():
-            for name in ("programs-speedup.png", "programs-bandwidth.png"):
-                self.assertIn(f"]({name})", self.md)
-                self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", name)), 5000)
+    def test_plots_of_the_run(self):
+        if not have_matplotlib():
+            self.assertIn("Plots skipped: matplotlib is not importable", self.md)
+            return
+        for name in ("times.png", "bandwidth.png", "sweeps.png"):
+            self.assertIn(f"]({name})", self.md)
+            self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", name)), 5000)
 
     def test_unusable_files_are_named_not_fatal(self):
         self.assertIn("tests.json`: GoogleTest output", self.md)
@@ -106,10 +109,10 @@ class Report(unittest.TestCase):
         self.assertIn("## Benchmarks (Google Benchmark)", self.md)
         self.assertIn("5.05x*", self.md)
         self.assertIn("result does not verify", self.md)
-        self.assertIn("### Bandwidth against probe/memcpy", self.md)
+        self.assertIn("<summary>Bandwidth against probe/memcpy, per benchmark</summary>", self.md)
         self.assertIn("| cuda | add_one/managed | 2^10 | 2.80 | link | probe/copy of cuda 2^11 |", self.md)
         if have_matplotlib():
-            for name in ("speedup.png", "bandwidth.png", "sweep-add_one.png"):
+            for name in ("bench-speedup.png", "bench-bandwidth.png", "bench-sweep-add_one.png"):
                 self.assertIn(f"]({name})", self.md)
                 self.assertGreater(os.path.getsize(os.path.join(self.dir, "report", name)), 5000)
         else:
@@ -125,7 +128,8 @@ class MissingInputs(unittest.TestCase):
             md = read(os.path.join(d, "report", "index.md"))
             self.assertIn("No program results found", md)
             self.assertIn("No Google Benchmark output", md)
-            self.assertIn("No context", md)
+            self.assertIn("No timings", md)
+            self.assertIn("unknown: the run records none", md)
             self.assertIn("### Seed 000", md)  # published figures, ours all '-'
             self.assertFalse(os.path.exists(os.path.join(d, "report", "index.html")))
 
@@ -161,11 +165,11 @@ class MissingInputs(unittest.TestCase):
         self.assertEqual(len(err.strip().splitlines()), 1)
 
     def test_no_matplotlib_still_writes_the_tables(self):
-        inputs = report.Inputs()
-        report.classify([fixture("spaces.json")], inputs)
+        run = runs.RunRecord(None, files=[fixture("spaces.json")])
+        run.label = "spaces"
         with tempfile.TemporaryDirectory() as tmp, \
                 mock.patch.object(plots, "_matplotlib", side_effect=plots.PlotsUnavailable("no matplotlib here")):
-            report.build(inputs, tmp, "t", "none")
+            report.build([run], tmp, "t")
             md = read(os.path.join(tmp, "index.md"))
             self.assertIn("Plots skipped: no matplotlib here", md)
             self.assertIn("5.05x*", md)

@@ -1,0 +1,1099 @@
+"""tools/nbk-numpy: the documents' NumPy line as a reference run.
+
+NumPy's expression of each element-wise and reduction workload, at the programs' sizes, timed
+as the programs time their variants (a first call, then --repetitions calls: best and median)
+and written in the programs' JSON format, one <experiment>.json per experiment, so that a
+report can set `numpy` beside `serial` and `openmp`. It is a baseline, not a test.
+
+Each row's space is "numpy" and its variant is the name of the programs' variant that computes
+the same thing in the same types, so that the comparison pairs them by (experiment, variant,
+size); the row's "expression" is what was timed. Where the programs have several such
+variants the row takes one name (listed by --list): sum's np.sum pairs with "builtin" (a float
+accumulator) and np.sum(dtype=float64) with "accurate"; maximum and mat_add with
+"mdrange-auto"; row_sum with "team-*"; histogram with "private-<bins>"; matmul with "tiled";
+pi with "xorshift64" (NumPy's generator is PCG64, named in the row).
+
+The inputs follow the programs' distributions and sizes but are drawn with
+numpy.random.default_rng(seed) (PCG64), not the programs' std::mt19937_64 blocks: the
+numbers differ, the work does not. Every row is checked against an independent computation
+(a float64 or long double recomputation, an exact sum, a different algorithm) with the
+programs' tolerances, and is "verified" only if that check passed.
+
+NumPy is imported only after the thread variables are set (--threads, default 1: element-wise
+ufuncs run on one thread anyway; BLAS would otherwise use every core). Without NumPy the
+tool prints one line saying so and exits 0, writing nothing.
+"""
+import argparse
+import datetime
+import fractions
+import gc
+import json
+import math
+import os
+import platform
+import re
+import socket
+import sys
+import time
+
+PROG = "nbk-numpy"
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_OUT = os.path.join(REPO, "build", "numpy", "results")
+DEFAULT_PROBE = 1 << 25  # doubles per array, the programs' default on a CPU
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+SPACE = "numpy"
+ONE_THREAD = "NumPy on one thread, host memory"
+
+
+class UsageError(Exception):
+    """Bad input; str() is one line naming the value."""
+
+
+# ---------------------------------------------------------------------------------- workloads
+
+class Variant:
+    def __init__(self, name, expression, document=""):
+        self.name = name
+        self.expression = expression
+        self.document = document
+
+
+class Workload:
+    """One experiment: its name, the programs' sizes and repetitions, and the variants the
+    reference runs (static, so that --list works without NumPy); `build(np, size, seed)`
+    makes a Problem for one size."""
+
+    def __init__(self, name, title, document, rank, sizes, variants, build, repetitions=5, seeded=True):
+        self.name = name
+        self.title = title
+        self.document = document
+        self.rank = rank
+        self.sizes = sizes  # tuples of extents
+        self.variants = variants
+        self.build = build
+        self.repetitions = repetitions
+        self.seeded = seeded
+
+
+class Verdict:
+    def __init__(self, ok, summary, details=None, checked=True):
+        self.ok = ok
+        self.summary = summary
+        self.details = details or {}
+        self.checked = checked
+
+
+class Case:
+    """One timed expression. `call()` is what the clock sees; `record(result)` runs after
+    every call, outside it; `verdict()` after the last."""
+
+    def __init__(self, variant, call, check, bytes_per_call, moves=ONE_THREAD, flops=0, extra=None):
+        self.variant = variant
+        self.call = call
+        self.check = check  # function(last result) -> Verdict
+        self.bytes_per_call = int(bytes_per_call)
+        self.moves = moves
+        self.flops = int(flops)
+        self.extra = extra or {}
+        self.last = None
+
+    def record(self, result):
+        self.last = result
+
+    def verdict(self):
+        return self.check(self.last)
+
+
+class Problem:
+    def __init__(self, facts, cases, note=None, size=None):
+        self.facts = facts  # the JSON "problems" entry, beside size and elements
+        self.cases = cases
+        self.note = note  # why the size differs from the one asked for, if it does
+        self.size = size  # the size run, where it is not the one asked for
+
+
+def _variant(workload, name):
+    for v in workload.variants:
+        if v.name == name:
+            return v
+    raise KeyError(name)
+
+
+def _chunks(n, step=1 << 22):
+    for start in range(0, n, step):
+        yield start, min(n, start + step)
+
+
+def relative_error_verdict(np, got, reference, tolerance_in_u, u, floor=0.0):
+    """The programs' check: |got - ref| <= tol u |ref| + floor everywhere (NaN fails)."""
+    ref = np.asarray(reference)
+    g = np.asarray(got).astype(ref.dtype)
+    error = np.abs(g - ref)
+    wrong = int(np.count_nonzero(~(error <= tolerance_in_u * u * np.abs(ref) + floor)))
+    nonzero = ref != 0
+    worst = float(np.max(error[nonzero] / np.abs(ref[nonzero]))) if np.any(nonzero) else 0.0
+    ok = wrong == 0
+    return Verdict(ok, "ok" if ok else f"FAILED ({wrong} beyond {tolerance_in_u:g} u)",
+                   {"mismatches": wrong, "max_relative_error": worst, "tolerance_in_u": tolerance_in_u})
+
+
+def mismatch_verdict(wrong, what="wrong"):
+    ok = wrong == 0
+    return Verdict(ok, "ok" if ok else f"FAILED ({wrong} {what})", {"mismatches": int(wrong)})
+
+
+def _long_double_is_wider(np):
+    return np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
+
+
+# ---- add_one (seed 000)
+
+def _fits(n, element_bytes):
+    """True when n elements fit in half of the memory the kernel says is available."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return n * element_bytes <= int(line.split()[1]) * 1024 // 2
+    except (OSError, ValueError, IndexError):
+        pass
+    return True
+
+
+def build_add_one(np, size, seed):
+    asked = size[0]
+    n = asked
+    while n > 1 and not _fits(n, 4):
+        n //= 2
+    note = None
+    if n != asked:
+        note = (f"{asked} int32 ({asked * 4 / 2**30:.1f} GiB) do not fit in half of this machine's available "
+                f"memory: ran {n} (2^{n.bit_length() - 1})" if n & (n - 1) == 0 else f"ran {n}")
+    x = np.empty(n, np.int32)
+    x.fill(0)  # first touch outside the clock, as the programs do
+    state = {"calls": 0, "wrong": 0}
+
+    def call():
+        np.add(x, 1, out=x)
+        return x
+
+    def record(_):
+        state["calls"] += 1
+        c = state["calls"]
+        for a, b in _chunks(n, 1 << 24):
+            state["wrong"] += int(np.count_nonzero(x[a:b] != c))
+
+    case = Case(_variant(ADD_ONE, "resident"), call, lambda _: mismatch_verdict(state["wrong"]), 8 * n,
+                moves=ONE_THREAD + "; in place, pages first-touched before timing")
+    case.record = record
+    return Problem({"element_type": "int32", "data": "zeros; every element is c after c calls"}, [case], note,
+                   (n,) if n != asked else None)
+
+
+# ---- sum (seed 001)
+
+def _sum_scale(np, x):
+    """(exact sum as a Fraction, sum |x|, max |prefix sum|) of a float32 array. The exact sum
+    splits each value into a multiple of 2^-20 (added as integers) and the rest (below 2^-21,
+    added in float64: error ~1e-13 at 2^27 N(0,1) samples)."""
+    whole, rest, sum_abs, max_prefix, prefix = 0, 0.0, 0.0, 0.0, 0.0
+    for a, b in _chunks(x.size):
+        d = x[a:b].astype(np.float64)
+        hi = np.rint(d * 2.0**20)
+        whole += int(np.sum(hi.astype(np.int64)))
+        rest += float(np.sum(d - hi * 2.0**-20))
+        sum_abs += float(np.sum(np.abs(d)))
+        p = np.cumsum(d) + prefix
+        if p.size:
+            max_prefix = max(max_prefix, float(np.max(np.abs(p))))
+            prefix = float(p[-1])
+    return fractions.Fraction(whole, 2**20) + fractions.Fraction(rest), sum_abs, max_prefix
+
+
+def sum_tolerance(n, sum_abs, max_prefix, u, lam=6.0):
+    """nbk/sum/accuracy.hpp: min(worst case gamma_{n-1} sum|x|, lambda u sqrt(n-1) min(2 max|prefix|, sum|x|))."""
+    k = float(n - 1) if n > 1 else 0.0
+    worst = math.inf if k * u >= 1 else k * u / (1 - k * u) * sum_abs
+    probable = 0.0 if n <= 1 else lam * u * math.sqrt(n - 1) * min(2 * max_prefix, sum_abs) * (1 + 1e-12)
+    return min(worst, probable)
+
+
+def build_sum(np, size, seed):
+    n = size[0]
+    x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
+    exact, sum_abs, max_prefix = _sum_scale(np, x)
+    cases = []
+    for name, accumulator, u, call in (
+            ("builtin", "float", 2.0**-24, lambda: np.sum(x)),
+            ("accurate", "double", 2.0**-53, lambda: np.sum(x, dtype=np.float64))):
+        tolerance = sum_tolerance(n, sum_abs, max_prefix, u)
+        results = []
+
+        def check(_, results=results, accumulator=accumulator, tolerance=tolerance):
+            errors = [float(fractions.Fraction(r) - exact) if math.isfinite(r) else math.inf for r in results]
+            i = max(range(len(errors)), key=lambda k: abs(errors[k]))
+            ok = all(abs(e) <= tolerance for e in errors) and bool(results)
+            details = {"result": results[i], "error": errors[i], "tolerance": tolerance, "accumulator": accumulator,
+                       "reproducible": len(set(results)) == 1}
+            if errors[i] != 0 and exact != 0:
+                details["digits"] = -math.log10(abs(errors[i] / float(exact)))
+            return Verdict(ok, ("ok" if ok else f"FAILED (error {errors[i]:.3g} > {tolerance:.3g})")
+                           + ("" if details["reproducible"] else " (varies)"), details)
+
+        case = Case(_variant(SUM, name), call, check, 4 * n,
+                    moves=ONE_THREAD + f"; pairwise sum, {accumulator} accumulator")
+        case.record = lambda r, results=results: results.append(float(r))
+        cases.append(case)
+    return Problem({"element_type": "float32", "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
+                    "seed": seed, "exact_sum": float(exact), "sum_abs": sum_abs, "max_abs_prefix_sum": max_prefix},
+                   cases)
+
+
+# ---- product (seed 004)
+
+def build_product(np, size, seed):
+    n = size[0]
+    x = np.random.default_rng(seed).random(n)
+    values = x.tolist()
+    # The independent reference: libm's log through Python's math, summed exactly.
+    log_sum = math.fsum(map(math.log, values)) if all(v > 0 for v in values) else -math.inf
+    underflows = log_sum < math.log(5e-324) - math.log(2.0) - 1.0
+    host_product = math.prod(values)
+    del values
+    u = 2.0**-53
+    k = float(n - 1) if n > 1 else 0.0
+    gamma = k * u / (1 - k * u) if k * u < 0.5 else 1.0
+    product_tolerance = 2.0 * (gamma * abs(host_product) + n * 5e-324)
+
+    def check_prod(result):
+        r = float(result)
+        ok = r == 0.0 if underflows else abs(r - host_product) <= product_tolerance
+        ok = ok and not (underflows and host_product != 0.0)
+        return Verdict(ok, "ok" if ok else "FAILED", {"product": r})
+
+    def check_log_sum(result):
+        r = float(result)
+        error = abs(r - log_sum) / abs(log_sum) if log_sum not in (0.0, -math.inf) else abs(r - log_sum)
+        ok = error <= 1e-12
+        return Verdict(ok, "ok" if ok else f"FAILED (relative error {error:.2e})",
+                       {"log_sum": r, "log_sum_relative_error": error})
+
+    cases = [Case(_variant(PRODUCT, "prod"), lambda: np.prod(x), check_prod, 8 * n),
+             Case(_variant(PRODUCT, "log-sum"), lambda: np.sum(np.log(x)), check_log_sum, 8 * n)]
+    return Problem({"element_type": "float64", "distribution": "U[0,1), numpy.random.default_rng(seed) (PCG64)",
+                    "seed": seed, "log_sum_reference": log_sum, "underflows": underflows,
+                    "host_product": host_product, "log_sum_tolerance": 1e-12}, cases)
+
+
+# ---- maximum (seed 002)
+
+def build_maximum(np, size, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.random(size, dtype=np.float32)
+    b = rng.random(size, dtype=np.float32)
+    c = np.full(size, np.nan, np.float32)
+    expected = np.where(a >= b, a, b)
+    v = _variant(MAXIMUM, "mdrange-auto")
+    case = Case(v, lambda: np.maximum(a, b, out=c),
+                lambda r: mismatch_verdict(int(np.count_nonzero(r != expected))), 12 * a.size)
+    if size == (32, 32, 32):
+        case.extra["document"] = "np.maximum: 172 us at 32^3"
+    return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
+
+
+# ---- sin_exp (seed 004)
+
+def build_sin_exp(np, size, seed):
+    n = size[0]
+    x64 = np.linspace(0, 2 * math.pi, n)
+    y64 = np.full(n, 10.0)
+    cases = []
+    wide = _long_double_is_wider(np)
+    for name, t in (("f32", np.float32), ("f64", np.float64)):
+        x, y = x64.astype(t), y64.astype(t)
+        u = float(np.finfo(t).eps) / 2
+        if t is np.float32 or wide:
+            ld = np.longdouble if wide else np.float64
+            ref = np.sin(x.astype(ld)) * np.exp(y.astype(ld))
+            check = (lambda r, ref=ref, u=u, t=t:
+                     relative_error_verdict(np, r, ref, 16, u, float(np.finfo(t).tiny)))
+        else:
+            def check(_):
+                return Verdict(True, "unchecked (no long double wider than float64 here)", checked=False)
+        cases.append(Case(_variant(SIN_EXP, name), lambda x=x, y=y: np.sin(x) * np.exp(y), check,
+                          3 * n * np.dtype(t).itemsize,
+                          moves=ONE_THREAD + "; temporaries and z allocated by every call"))
+    return Problem({"x": "linspace(0, 2 pi, n)", "y": 10.0}, cases)
+
+
+# ---- hypot (seed 003)
+
+def build_hypot(np, size, seed):
+    n = size[0]
+    u4 = np.random.default_rng(seed).random((4, n))
+
+    def value(sign_mantissa, exponent):
+        m = 0.5 + 0.5 * np.abs(2 * sign_mantissa - 1)
+        e = np.floor(exponent * 200).astype(np.int64) - 100
+        return np.ldexp(np.where(sign_mantissa < 0.5, -m, m), e).astype(np.float32)
+
+    x, y = value(u4[0], u4[1]), value(u4[2], u4[3])
+    del u4
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    reference = np.sqrt(x64 * x64 + y64 * y64)  # no float32 square reaches float64's limits
+    h = np.full(n, np.nan, np.float32)
+    case = Case(_variant(HYPOT, "scaled"), lambda: np.hypot(x, y, out=h),
+                lambda r: relative_error_verdict(np, r, reference, 8, 2.0**-24), 12 * n)
+    return Problem({"element_type": "float32", "seed": seed, "exponent_range": [-100, 100]}, [case])
+
+
+# ---- gaussian (seed 003)
+
+def build_gaussian(np, size, seed):
+    n = size[0]
+    x = (3.0 * (2 * np.random.default_rng(seed).random(n) - 1)).astype(np.float32)
+    mean, sigma = np.float32(0), np.float32(1)
+    sqrt_2pi = np.float32(2.5066282746310002)
+    z = (x.astype(np.float64) - 0.0) / 1.0
+    reference = np.exp(-0.5 * z * z) / (1.0 * math.sqrt(2 * math.pi))
+    case = Case(_variant(GAUSSIAN, "pdf"),
+                lambda: np.exp(np.float32(-0.5) * ((x - mean) / sigma) ** 2) / (sigma * sqrt_2pi),
+                lambda r: relative_error_verdict(np, r, reference, 32, 2.0**-24), 8 * n,
+                moves=ONE_THREAD + "; temporaries and p allocated by every call")
+    return Problem({"element_type": "float32", "seed": seed, "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"},
+                   [case])
+
+
+# ---- polar (seed 003)
+
+def build_polar(np, size, seed):
+    n = size[0]
+    u4 = np.random.default_rng(seed).random((4, n))
+    rho1, rho2 = u4[0].astype(np.float32), u4[2].astype(np.float32)
+    theta1 = (math.pi * (2 * u4[1] - 1)).astype(np.float32)
+    theta2 = (math.pi * (2 * u4[3] - 1)).astype(np.float32)
+    del u4
+    r1, t1, r2, t2 = (a.astype(np.float64) for a in (rho1, theta1, rho2, theta2))
+    dx = r1 * np.cos(t1) - r2 * np.cos(t2)
+    dy = r1 * np.sin(t1) - r2 * np.sin(t2)
+    reference = np.sqrt(dx * dx + dy * dy)
+    scale = r1 + r2
+    u = 2.0**-24
+
+    def distance():
+        dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2)
+        dy = rho1 * np.sin(theta1) - rho2 * np.sin(theta2)
+        return np.sqrt(dx * dx + dy * dy)
+
+    def check(d):
+        error = np.abs(d.astype(np.float64) - reference)
+        wrong = int(np.count_nonzero(~(error <= 16 * u * scale)))
+        positive = scale > 0
+        worst = float(np.max(error[positive] / scale[positive] / u)) if np.any(positive) else 0.0
+        v = mismatch_verdict(wrong)
+        if wrong:
+            v.summary = f"FAILED ({wrong} beyond 16 u (rho1 + rho2))"
+        v.details.update(max_error_in_u_of_rho_sum=worst, tolerance_in_u=16.0)
+        return v
+
+    return Problem({"element_type": "float32", "seed": seed, "rho": "uniform(0, 1)", "theta": "uniform(-pi, pi)"},
+                   [Case(_variant(POLAR, "distance"), distance, check, 20 * n,
+                         moves=ONE_THREAD + "; temporaries and d allocated by every call")])
+
+
+# ---- add (seed 003)
+
+def build_add(np, size, seed):
+    n = size[0]
+    x64 = np.arange(n, dtype=np.int64)
+    y64 = 2 * x64
+    x32 = np.arange(n).astype(np.float32)
+    y32 = 2 * x32
+    cases = []
+    for t, x, y, expected in (("i64", x64, y64, 3 * x64),
+                              ("f32", x32, y32, (x32.astype(np.float64) + y32.astype(np.float64)).astype(np.float32))):
+        out = np.empty_like(x)
+        check = (lambda r, expected=expected: mismatch_verdict(int(np.count_nonzero(r != expected))))
+        per = 3 * x.itemsize * n
+        cases.append(Case(_variant(ADD, t), lambda x=x, y=y, out=out: np.add(x, y, out=out), check, per))
+        cases.append(Case(_variant(ADD, t + "-new"), lambda x=x, y=y: x + y, check, per,
+                          moves=ONE_THREAD + "; out allocated by every call"))
+    return Problem({"x": "arange(n)", "y": "2 x"}, cases)
+
+
+# ---- mat_add (seed 003, the CUDA C guide)
+
+def build_mat_add(np, size, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.random(size, dtype=np.float32)
+    b = rng.random(size, dtype=np.float32)
+    c = np.full(size, np.nan, np.float32)
+    expected = (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32)
+    case = Case(_variant(MAT_ADD, "mdrange-auto"), lambda: np.add(a, b, out=c),
+                lambda r: mismatch_verdict(int(np.count_nonzero(r != expected))), 12 * a.size)
+    return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
+
+
+# ---- row_sum (seed 004)
+
+def build_row_sum(np, size, seed):
+    rows, columns = size
+    rng = np.random.default_rng(seed)
+    ints = rng.integers(-2**31, 2**31, size=size, dtype=np.int32)
+    floats = rng.random(size, dtype=np.float32)
+    int_sums = np.cumsum(ints, axis=1, dtype=np.int64)[:, -1] if columns else np.zeros(rows, np.int64)
+    float_sums = np.cumsum(floats.astype(np.float64), axis=1)[:, -1] if columns else np.zeros(rows)
+    tolerance = 2.0 * (columns - 1 if columns > 1 else 0) + 1
+    cases = [
+        Case(_variant(ROW_SUM, "team-int32"), lambda: ints.sum(axis=1, dtype=np.int64),
+             lambda r: mismatch_verdict(int(np.count_nonzero(r != int_sums))), ints.size * 4 + rows * 8),
+        Case(_variant(ROW_SUM, "team-float32"), lambda: floats.sum(axis=1),
+             lambda r: relative_error_verdict(np, r, float_sums, tolerance, 2.0**-24), floats.size * 4 + rows * 4),
+    ]
+    return Problem({"element_types": ["int32", "float32"], "sum_types": ["int64", "float32"], "shape": list(size),
+                    "seed": seed}, cases)
+
+
+# ---- l2_norm (seed 003)
+
+def build_l2_norm(np, size, seed):
+    rows, columns = size
+    rng = np.random.default_rng(seed)
+    if columns == 2:
+        t = -math.pi + 2 * math.pi * rng.random(rows)
+        a = np.stack([np.cos(t), np.sin(t)], axis=1).astype(np.float32)
+    else:
+        a = rng.standard_normal(size, dtype=np.float32)
+    ld = np.longdouble if _long_double_is_wider(np) else np.float64
+    a_wide = a.astype(ld)
+    reference = np.sqrt((a_wide * a_wide).sum(axis=1))
+    traffic = a.size * 4 + rows * 4
+
+    def double_acc():
+        a64 = a.astype(np.float64)
+        return np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)
+
+    cases = [
+        Case(_variant(L2_NORM, "double-acc"), double_acc,
+             lambda r: relative_error_verdict(np, r, reference, 2.0, 2.0**-24), traffic, flops=2 * a.size),
+        Case(_variant(L2_NORM, "float-acc"), lambda: np.sqrt((a * a).sum(axis=1)),
+             lambda r: relative_error_verdict(np, r, reference, columns + 1.5, 2.0**-24), traffic, flops=2 * a.size),
+    ]
+    return Problem({"element_type": "float32", "shape": list(size), "seed": seed,
+                    "data": "(cos t, sin t), t ~ U(-pi, pi)" if columns == 2 else "N(0, 1)"}, cases)
+
+
+# ---- matmul (seed 003)
+
+def build_matmul(np, size, seed):
+    m, n, p = size
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((m, n), dtype=np.float32)
+    b = rng.standard_normal((n, p), dtype=np.float32)
+    c = np.full((m, p), np.nan, np.float32)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    reference = a64 @ b64
+    magnitude = np.abs(a64) @ np.abs(b64)
+    del a64, b64
+    u = 2.0**-24
+    nu = n * u
+    gamma = nu / (1 - nu) if nu < 1 else math.inf
+
+    def check(r):
+        error = np.abs(r.astype(np.float64) - reference)
+        wrong = int(np.count_nonzero(~(error <= gamma * magnitude)))
+        positive = magnitude > 0
+        worst = float(np.max(error[positive] / (u * magnitude[positive]))) if np.any(positive) else 0.0
+        v = mismatch_verdict(wrong)
+        if wrong:
+            v.summary = f"FAILED ({wrong} beyond n u)"
+        v.details.update(max_error_in_u_of_magnitude=worst, tolerance_in_u=gamma / u)
+        return v
+
+    case = Case(_variant(MATMUL, "tiled"), lambda: np.matmul(a, b, out=c), check, 4 * (m * n + n * p + m * p),
+                moves="NumPy's BLAS sgemm (see the context's blas and threads), host memory", flops=2 * m * n * p)
+    return Problem({"element_type": "float32", "m": m, "n": n, "p": p, "seed": seed}, [case])
+
+
+# ---- histogram (seed 003)
+
+HISTOGRAM_BINS = (1, 16, 100, 4096)
+
+
+def build_histogram(np, size, seed):
+    n = size[0]
+    x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
+    inside = x[(x >= -4) & (x <= 4)]
+    cases = []
+    for bins in HISTOGRAM_BINS:
+        # np.histogram's bins, by definition: edges linspace(-4, 4, bins + 1) in the array's
+        # own type (float32 here, rounded from float64: -3.92 is not the float64 -3.92), each
+        # bin [edge, next edge), the last one closed. Found by a binary search, where NumPy
+        # scales the offset and corrects it against the edges.
+        edges = np.linspace(-4.0, 4.0, bins + 1).astype(x.dtype)
+        index = np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1)
+        expected = np.bincount(index, minlength=bins)
+        check = (lambda r, expected=expected: mismatch_verdict(int(np.count_nonzero(r[0] != expected)),
+                                                               "bins differ"))
+        cases.append(Case(_variant(HISTOGRAM, f"private-{bins}"),
+                          lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)), check, 4 * n))
+    return Problem({"element_type": "float32", "seed": seed, "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
+                    "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
+                    "edges": "linspace(-4, 4, bins + 1) rounded to float32 (np.histogram's bin type for float32 "
+                             "data); the programs bin by floor((x + 4) * bins / 8) in float",
+                    "right_edge": "x = 4 counts in the last bin (np.histogram); the programs drop it"}, cases)
+
+
+# ---- pi (seed 003)
+
+PI_CHUNK = 1 << 20  # points drawn at a time
+
+
+def build_pi(np, size, seed):
+    streams, per_stream = size
+    n = streams * per_stream
+    rng = np.random.default_rng(seed)
+    chunk = min(n, PI_CHUNK)
+    buffer = np.empty(2 * chunk, np.float32)
+    squares = np.empty(chunk, np.float32)
+    mask = np.empty(chunk, np.bool_)
+
+    def count_inside():
+        inside, left = 0, n
+        while left > 0:
+            m = min(left, chunk)
+            r = buffer[:2 * m]
+            rng.random(out=r, dtype=np.float32)
+            x, y, s, k = r[:m], r[m:], squares[:m], mask[:m]
+            np.multiply(x, x, out=s)
+            s += y * y
+            np.less_equal(s, 1, out=k)
+            inside += int(np.count_nonzero(k))
+            left -= m
+        return inside
+
+    standard_error = 4 * math.sqrt(math.pi / 4 * (1 - math.pi / 4) / n) if n else 0.0
+    bound = 5 * standard_error
+    estimates = []
+
+    def check(_):
+        if not estimates or n == 0:
+            return Verdict(n == 0, "ok" if n == 0 else "FAILED (no call)", {"bound": bound, "calls": len(estimates)})
+        worst = max(abs(e - math.pi) for e in estimates)
+        ok = worst <= bound
+        return Verdict(ok, "ok" if ok else f"FAILED ({worst / standard_error:.1f} standard errors off)",
+                       {"estimate_first_call": estimates[0], "worst_error": worst, "bound": bound,
+                        "calls": len(estimates)})
+
+    case = Case(_variant(PI, "xorshift64"), count_inside, check, 0,
+                moves=ONE_THREAD + f"; PCG64 float32 uniforms in chunks of {PI_CHUNK} points",
+                extra={"generator": "numpy.random.default_rng(seed): PCG64, float32 uniforms"})
+    case.record = lambda inside: estimates.append(4.0 * inside / n if n else 0.0)
+    return Problem({"seed": seed, "streams": streams, "samples_per_stream": per_stream,
+                    "standard_error": standard_error, "bound_in_standard_errors": 5.0}, [case])
+
+
+ADD_ONE = Workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
+                   [(1 << 31,)], [Variant("resident", "np.add(x, 1, out=x)  (x += 1)")], build_add_one,
+                   repetitions=1, seeded=False)
+SUM = Workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1, [((1 << 27) - 157,)],
+               [Variant("builtin", "np.sum(x)", "np.sum on the CPU: 215.4 ms"),
+                Variant("accurate", "np.sum(x, dtype=np.float64)")], build_sum)
+PRODUCT = Workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
+                   [(4000000,)], [Variant("prod", "np.prod(x)", "np.prod (no figure)"),
+                                  Variant("log-sum", "np.sum(np.log(x))")], build_product)
+MAXIMUM = Workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
+                   [(32, 32, 32), (128, 128, 128), (256, 256, 256)],
+                   [Variant("mdrange-auto", "np.maximum(a, b, out=c)")], build_maximum)
+SIN_EXP = Workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1, [(1000000,)],
+                   [Variant("f32", "np.sin(x) * np.exp(y)"),
+                    Variant("f64", "np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")], build_sin_exp,
+                   seeded=False)
+HYPOT = Workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1, [(1000000,)],
+                 [Variant("scaled", "np.hypot(x, y, out=h)")], build_hypot)
+GAUSSIAN = Workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1, [(1000000,)],
+                    [Variant("pdf", "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32")],
+                    build_gaussian)
+POLAR = Workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1, [(1000000,)],
+                 [Variant("distance", "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with "
+                                      "np.sin); np.sqrt(dx * dx + dy * dy)")], build_polar)
+ADD = Workload("add", "out = x + y in int64 and float32", "seed 003", 1,
+               [(4,), (16,), (100000,), (1 << 24,)],
+               [Variant("i64", "np.add(x, y, out=out), int64"), Variant("i64-new", "x + y, int64"),
+                Variant("f32", "np.add(x, y, out=out), float32"), Variant("f32-new", "x + y, float32")],
+               build_add, seeded=False)
+MAT_ADD = Workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2, [(4096, 4096)],
+                   [Variant("mdrange-auto", "np.add(a, b, out=c)")], build_mat_add)
+ROW_SUM = Workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
+                   [(1000, 1000), (1 << 14, 1 << 12)],
+                   [Variant("team-int32", "x.sum(axis=1, dtype=np.int64)"),
+                    Variant("team-float32", "x.sum(axis=1)  (float32 accumulator)")], build_row_sum)
+L2_NORM = Workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2, [(10, 2), (1000000, 3)],
+                   [Variant("double-acc", "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1))"
+                                          ".astype(np.float32)"),
+                    Variant("float-acc", "np.sqrt((a * a).sum(axis=1))")], build_l2_norm)
+MATMUL = Workload("matmul", "C = A B over float32 matrices", "seed 003", 3, [(1024, 1024, 1024)],
+                  [Variant("tiled", "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)")], build_matmul)
+HISTOGRAM = Workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)",
+                     "seed 003", 1, [(10000000,)],
+                     [Variant(f"private-{b}", f"np.histogram(x, bins={b}, range=(-4, 4))") for b in HISTOGRAM_BINS],
+                     build_histogram)
+PI = Workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
+              [(1536, 10000), (131072, 8192)],
+              [Variant("xorshift64", f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
+                                     "np.count_nonzero(x * x + y * y <= 1)")], build_pi, repetitions=3)
+
+WORKLOADS = {w.name: w for w in (ADD, ADD_ONE, GAUSSIAN, HISTOGRAM, HYPOT, L2_NORM, MAT_ADD, MATMUL, MAXIMUM,
+                                 PI, POLAR, PRODUCT, ROW_SUM, SIN_EXP, SUM)}
+
+
+# ---------------------------------------------------------------------------------- sizes
+
+def parse_size(text, rank, where):
+    """The programs' forms: N or 2^K (for rank 2 or 3 a square or cube of that edge), or
+    AxB, AxBxC; every extent positive."""
+    t = text.strip().lower()
+    m = re.fullmatch(r"2\^(\d+)", t)
+    try:
+        if m:
+            if int(m.group(1)) > 62:
+                raise ValueError
+            extents = [1 << int(m.group(1))] * rank
+        elif re.fullmatch(r"\d+", t):
+            extents = [int(t)] * rank
+        elif re.fullmatch(r"\d+(x\d+)+", t):
+            extents = [int(e) for e in t.split("x")]
+            if len(extents) != rank:
+                raise UsageError(f"{where}: '{text}' has {len(extents)} extents, this experiment takes {rank}")
+        else:
+            raise ValueError
+    except ValueError:
+        raise UsageError(f"{where}: '{text}' is not a size (N, 2^K" + (", AxB" if rank == 2 else ", AxBxC" if rank == 3
+                                                                      else "") + ")") from None
+    if any(e <= 0 for e in extents):
+        raise UsageError(f"{where}: '{text}': every extent must be positive")
+    if math.prod(extents) >= 1 << 62:
+        raise UsageError(f"{where}: '{text}' is too large")
+    return tuple(extents)
+
+
+def size_text(size):
+    return "x".join(str(e) for e in size)
+
+
+def scaled(size, scale):
+    return (max(1, int(round(size[0] * scale))),) + tuple(size[1:])
+
+
+# ---------------------------------------------------------------------------------- machine
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name") and ":" in line:
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def blas_info(np):
+    """(name, library path) of the BLAS NumPy calls: threadpoolctl's answer where it is
+    installed, else the libraries mapped into this process, else 'unknown'."""
+    try:
+        import threadpoolctl  # noqa: F401  (optional)
+        for lib in threadpoolctl.threadpool_info():
+            if lib.get("user_api") == "blas":
+                return f"{lib.get('internal_api')} {lib.get('version') or ''}".strip(), lib.get("filepath")
+    except Exception:  # absent, or an old version with another API
+        pass
+    a = np.ones((4, 4), np.float32)
+    a @ a  # a BLAS loaded lazily is loaded now
+    paths = []
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                path = line.split()[-1] if len(line.split()) >= 6 else ""
+                base = os.path.basename(path).lower()
+                if path.startswith("/") and ("blas" in base or "mkl" in base or "blis" in base) and path not in paths:
+                    paths.append(path)
+    except OSError:
+        return "unknown", None
+    if not paths:
+        return "unknown", None
+    path = os.path.realpath(paths[0])
+    low = path.lower()
+    for key, name in (("openblas", "OpenBLAS"), ("mkl", "Intel MKL"), ("blis", "BLIS"), ("atlas", "ATLAS"),
+                      ("/blas/libblas", "reference BLAS (netlib, Debian libblas3)")):
+        if key in low:
+            return name, path
+    return os.path.basename(path), path
+
+
+def blas_threads(path):
+    """The threads the loaded BLAS says it will use (OpenBLAS, MKL), else None."""
+    if not path:
+        return None
+    try:
+        import ctypes
+        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0) | ctypes.RTLD_GLOBAL)
+        for symbol in ("openblas_get_num_threads", "MKL_Get_Max_Threads"):
+            if hasattr(lib, symbol):
+                return int(getattr(lib, symbol)())
+    except (OSError, AttributeError, ValueError):
+        pass
+    return None
+
+
+def blas_text(context):
+    """'OpenBLAS (/usr/lib/.../libopenblasp-r0.3.21.so, reports 1 thread(s))' of a run's context."""
+    said = context.get("blas_threads")
+    return (f"{context.get('blas') or 'unknown'} ({context.get('blas_library') or 'library not found'}"
+            + (f", reports {said} thread(s)" if said is not None else "") + ")")
+
+
+def run_context(np, threads, imported_before):
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    blas, blas_path = blas_info(np)
+    context = {
+        "host_name": socket.gethostname(),
+        "cpu_model": cpu_model(),
+        "date_utc": now,
+        "execution_spaces": [SPACE],
+        "default_execution_space": SPACE,
+        "host_concurrency": os.cpu_count(),
+        "OMP_PROC_BIND": os.environ.get("OMP_PROC_BIND", "unset"),
+        "OMP_PLACES": os.environ.get("OMP_PLACES", "unset"),
+        "threads": threads,
+        "numpy_version": np.__version__,
+        "python_version": platform.python_version(),
+        "python_executable": sys.executable,
+        "blas": blas,
+        "blas_library": blas_path,
+        "blas_threads": blas_threads(blas_path),  # as the library reports it; null: it cannot say
+        "random_generator": "numpy.random.default_rng(seed): PCG64",
+        "tool": "tools/nbk-numpy",
+        "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
+    }
+    for name in THREAD_VARIABLES:
+        context[name] = os.environ.get(name, "unset")
+    try:
+        umath = np.core._multiarray_umath
+        context["numpy_simd_baseline"] = list(umath.__cpu_baseline__)
+        context["numpy_simd_dispatch"] = [f for f in umath.__cpu_dispatch__ if umath.__cpu_features__.get(f)]
+    except AttributeError:
+        pass
+    if imported_before:
+        context["threads_note"] = ("NumPy was imported before nbk-numpy set the thread variables: its BLAS kept "
+                                   "the threads it started with")
+    return context
+
+
+def memcpy_probe(np, elements, repetitions=10):
+    """np.copyto between two float64 arrays (a memcpy on one thread), 16 bytes per element."""
+    a = np.empty(elements)
+    a.fill(1.5)
+    b = np.empty_like(a)
+    b.fill(0)
+    best = math.inf
+    for _ in range(repetitions + 1):
+        t0 = time.perf_counter()
+        np.copyto(b, a)
+        best = min(best, time.perf_counter() - t0)
+    ok = bool(np.array_equal(a, b))
+    return {"memcpy": "np.copyto of float64 arrays, one thread", "memcpy_gb_per_s": 16 * elements / best * 1e-9,
+            "elements_per_array": elements, "repetitions": repetitions, "verified": ok}
+
+
+# ---------------------------------------------------------------------------------- timing
+
+def time_case(case, repetitions):
+    """A first call, then `repetitions` calls: (first, best, median), seconds."""
+    clock = time.perf_counter
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = clock()
+        result = case.call()
+        first = clock() - t0
+        case.record(result)
+        result = None
+        seconds = []
+        for _ in range(repetitions):
+            t0 = clock()
+            result = case.call()
+            seconds.append(clock() - t0)
+            case.record(result)
+            result = None
+    finally:
+        if enabled:
+            gc.enable()
+    seconds.sort()
+    mid = len(seconds) // 2
+    median = seconds[mid] if len(seconds) % 2 else 0.5 * (seconds[mid - 1] + seconds[mid])
+    return first, seconds[0], median
+
+
+def result_row(workload, case, size, elements, repetitions, timing, verdict, probe, note):
+    first, best, median = timing
+    v = case.variant
+    row = {"variant": v.name, "space": SPACE, "size": size_text(size), "elements": elements,
+           "expression": v.expression, "moves": case.moves, "document": case.extra.get("document", v.document),
+           "first_call_includes": "", "repetitions": repetitions,
+           "status": ("verified" if verdict.ok else "failed") if verdict.checked else "unchecked",
+           "check": verdict.summary, "first_s": first, "best_s": best, "median_s": median,
+           "bytes_per_call": case.bytes_per_call,
+           "gb_per_s": case.bytes_per_call / best * 1e-9 if best > 0 else 0.0,
+           "elements_per_s": elements / best if best > 0 else 0.0}
+    memcpy = probe.get("memcpy_gb_per_s") if probe else None
+    row["fraction_of_memcpy"] = row["gb_per_s"] / memcpy if memcpy and case.bytes_per_call else None
+    if case.flops:
+        row["flops_per_call"] = case.flops
+        row["gflop_per_s"] = case.flops / best * 1e-9 if best > 0 else 0.0
+    for k, val in case.extra.items():
+        if k != "document":
+            row[k] = val
+    if note:
+        row["note"] = note
+    row.update(verdict.details)
+    return row
+
+
+def _finite(obj):
+    """NaN and infinities as null: strict JSON."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def write_json(path, doc):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(_finite(doc), f, indent=2, sort_keys=True, allow_nan=False)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def run_workload(np, workload, sizes, repetitions, seed, context, probe, out_dir, say):
+    doc = {"experiment": workload.name, "title": f"NumPy reference: {workload.title}", "document": workload.document,
+           "tool": PROG, "context": context, "repetitions": repetitions, "probes": {SPACE: probe} if probe else {},
+           "problems": [], "results": []}
+    if workload.seeded:
+        doc["seed"] = seed
+    ok = True
+    for size in sizes:
+        print(f"{PROG}: {workload.name} at {size_text(size)} ...", file=sys.stderr, flush=True)
+        try:
+            problem = workload.build(np, size, seed)
+        except MemoryError:
+            note = f"not enough memory for {size_text(size)}"
+            doc["problems"].append({"size": size_text(size), "elements": math.prod(size), "note": note})
+            for v in workload.variants:
+                doc["results"].append({"variant": v.name, "space": SPACE, "size": size_text(size),
+                                       "elements": math.prod(size), "expression": v.expression,
+                                       "status": "skipped", "reason": note})
+            say(f"  {workload.name} {size_text(size)}: skipped ({note})")
+            continue
+        actual = problem.size or size
+        elements = math.prod(actual)
+        facts = {"size": size_text(actual), "elements": elements}
+        facts.update(problem.facts)
+        if problem.note:
+            facts["note"] = problem.note
+        doc["problems"].append(facts)
+        for case in problem.cases:
+            timing = time_case(case, repetitions)
+            verdict = case.verdict()
+            row = result_row(workload, case, actual, elements, repetitions, timing, verdict, probe, problem.note)
+            doc["results"].append(row)
+            ok = ok and (verdict.ok or not verdict.checked)
+            say(f"  {workload.name:<10} {case.variant.name:<14} {size_text(actual):>17}  first {_t(timing[0])}  "
+                f"best {_t(timing[1])}  median {_t(timing[2])}  "
+                + (f"{row['gb_per_s']:8.2f} GB/s  " if case.bytes_per_call else " " * 15) + verdict.summary)
+        del problem
+        gc.collect()
+    write_json(os.path.join(out_dir, f"{workload.name}.json"), doc)
+    return ok
+
+
+def _t(seconds):
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale or unit == "ns":
+            return f"{seconds / scale:#7.4g} {unit:<2}"
+    return "-"
+
+
+# ---------------------------------------------------------------------------------- command line
+
+DESCRIPTION = f"""\
+The documents' NumPy line as a reference run: NumPy's expression of each element-wise and
+reduction workload at the programs' sizes, timed like the programs (a first call, then
+--repetitions calls), written as <experiment>.json in the programs' format with space
+"numpy" and the programs' variant names, so that a report shows numpy beside serial and
+openmp. A baseline, not a test. Rows are "verified" only where an independent check passed.
+
+  nbk-numpy --threads 1                         every experiment, the programs' sizes
+  nbk-numpy --only sum,sin_exp --repetitions 3
+  nbk-numpy --size pi=1536x10000 --only pi      one experiment at a size of its own
+  nbk-numpy --scale 0.01                        every first extent scaled (quick runs)
+
+add_one's 2^31 int32 (8 GiB) shrinks by halves until it fits in half the available memory
+(the row's note says so). Without NumPy ({sys.executable} has none: apt-get install
+python3-numpy) it prints one line and exits 0, writing nothing. Bad input: one line, exit 2.
+A failed check: the JSON is written, exit 1.
+"""
+
+
+def _positive_int(text, option):
+    """A positive decimal integer, or 2^K."""
+    t = text.strip()
+    m = re.fullmatch(r"2\^(\d{1,2})", t)
+    value = 1 << int(m.group(1)) if m else int(t) if re.fullmatch(r"\d+", t) else 0
+    if value <= 0:
+        raise UsageError(f"{option} {text}: not a positive integer")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def parse_args(argv):
+    p = _Parser(prog=PROG, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
+                   help="where <experiment>.json go (default: build/numpy/results in the repository)")
+    p.add_argument("--only", action="append", default=[], metavar="EXP[,EXP]", help="run only these experiments")
+    p.add_argument("--list", action="store_true", help="list the experiments, sizes and expressions, and exit")
+    p.add_argument("--size", action="append", default=[], metavar="EXP=SIZE[,SIZE]",
+                   help="sizes of one experiment in the programs' forms (N, 2^K, AxB, AxBxC); repeatable")
+    p.add_argument("--scale", metavar="F", help="multiply the first extent of every default size by F (> 0)")
+    p.add_argument("--repetitions", metavar="N", help="timed calls after the first (default: the program's, 5 for "
+                                                       "most, 3 for pi, 1 for add_one)")
+    p.add_argument("--threads", metavar="N", default="1", help="BLAS/OpenMP threads for NumPy (default 1)")
+    p.add_argument("--seed", metavar="N", default="1", help="seed of the input data (default 1)")
+    p.add_argument("--probe-size", metavar="N", default=str(DEFAULT_PROBE),
+                   help="doubles per array of the np.copyto probe (default 2^25)")
+    a = p.parse_args(argv)
+
+    names = []
+    for item in a.only:
+        for name in item.split(","):
+            name = name.strip()
+            if name not in WORKLOADS:
+                raise UsageError(f"--only {name or repr(item)}: unknown experiment (known: {', '.join(WORKLOADS)})")
+            if name not in names:
+                names.append(name)
+    a.names = names or list(WORKLOADS)
+    a.sizes = {}
+    for item in a.size:
+        name, eq, sizes = item.partition("=")
+        name = name.strip()
+        if not eq or not sizes.strip():
+            raise UsageError(f"--size {item}: expected EXP=SIZE[,SIZE]")
+        if name not in WORKLOADS:
+            raise UsageError(f"--size {item}: unknown experiment '{name}' (known: {', '.join(WORKLOADS)})")
+        a.sizes[name] = [parse_size(s, WORKLOADS[name].rank, f"--size {item}") for s in sizes.split(",")]
+    if a.scale is not None:
+        try:
+            a.scale_value = float(a.scale)
+        except ValueError:
+            raise UsageError(f"--scale {a.scale}: not a number") from None
+        if not math.isfinite(a.scale_value) or a.scale_value <= 0:
+            raise UsageError(f"--scale {a.scale}: must be a positive finite number")
+    else:
+        a.scale_value = None
+    a.repetitions_value = _positive_int(a.repetitions, "--repetitions") if a.repetitions is not None else None
+    a.threads_value = _positive_int(a.threads, "--threads")
+    a.probe_value = _positive_int(a.probe_size, "--probe-size")
+    if not re.fullmatch(r"\s*\d+\s*", a.seed):
+        raise UsageError(f"--seed {a.seed}: not a non-negative integer")
+    a.seed_value = int(a.seed)
+    if not a.out.strip():
+        raise UsageError("--out: empty path")
+    return a
+
+
+def sizes_of(args, workload):
+    if workload.name in args.sizes:
+        return args.sizes[workload.name]
+    if args.scale_value is not None:  # two sizes may scale to one
+        return list(dict.fromkeys(scaled(s, args.scale_value) for s in workload.sizes))
+    return list(workload.sizes)
+
+
+def list_workloads(args):
+    print("experiment: what (document); sizes; repetitions\n  variant (the programs' name it sits beside)  expression")
+    for name in args.names:
+        w = WORKLOADS[name]
+        reps = args.repetitions_value or w.repetitions
+        print(f"{w.name}: {w.title} ({w.document}); sizes {', '.join(size_text(s) for s in sizes_of(args, w))}; "
+              f"{reps} repetitions")
+        for v in w.variants:
+            print(f"  {v.name:<14} {v.expression}")
+
+
+def prepare_out(path):
+    """Create --out and check a file can be written there; UsageError naming it if not."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe = os.path.join(path, f".{PROG}-write-test-{os.getpid()}")
+        with open(probe, "w", encoding="utf-8") as f:
+            f.write("")
+        os.remove(probe)
+    except OSError as e:
+        raise UsageError(f"--out {path}: cannot write there ({e.strerror or e})") from None
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse_args(argv)
+    except UsageError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    if args.list:
+        list_workloads(args)
+        return 0
+    imported_before = "numpy" in sys.modules
+    for name in THREAD_VARIABLES:
+        os.environ[name] = str(args.threads_value)
+    try:
+        import numpy as np
+    except ImportError as e:
+        print(f"{PROG}: NumPy is not available to {sys.executable} ({e}; Debian: apt-get install python3-numpy): "
+              "no reference run, nothing written", file=sys.stderr)
+        return 0
+    try:
+        prepare_out(args.out)
+    except UsageError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    context = run_context(np, args.threads_value, imported_before)
+    print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "
+          f"{args.threads_value} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
+    probe = memcpy_probe(np, args.probe_value)
+    print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_value} doubles per array)", flush=True)
+    failed = []
+    for name in args.names:
+        w = WORKLOADS[name]
+        reps = args.repetitions_value or w.repetitions
+        ok = run_workload(np, w, sizes_of(args, w), reps, args.seed_value, context, probe, args.out,
+                          lambda line: print(line, flush=True))
+        if not ok:
+            failed.append(name)
+    print(f"{PROG}: wrote {len(args.names)} file(s) to {args.out}", file=sys.stderr)
+    if failed:
+        print(f"{PROG}: verification FAILED in {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

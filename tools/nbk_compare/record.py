@@ -1,0 +1,222 @@
+"""Run records: the folder a run of the main job writes, and the run.json that says where it
+came from.
+
+A run folder holds the programs' JSON (<experiment>.json), the NumPy reference's (numpy/, from
+tools/nbk-numpy), their text output (run.log) and run.json: host, CPU, GPUs, preset, git
+revision, Kokkos, compiler, command line, dates and whether the NumPy reference ran. It
+is named <host>-<preset>-<revision>-<UTC date and time> and is never reused: a name that
+exists gets a suffix (-2, -3, ...). A folder is what users copy between machines; the tools
+read it as one run (tools/nbk-report RUN..., tools/nbk-compare RUN...).
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+
+RUN_FILE = "run.json"
+NUMPY_FOLDER = "numpy"  # tools/nbk-numpy --out RUN/numpy
+NUMPY_KEYS = ("numpy_version", "python_version", "threads", "blas", "blas_library", "blas_threads")
+FORMAT = "nbk-run 1"
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _safe(text):
+    """A piece of a folder name: letters, digits, '.', '_', '+' and '-' only."""
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", text).strip("_") or "unknown"
+
+
+def run_name(host, preset, revision, when):
+    """'vm-openmp-9b98cfc-20261124-101500' (pass '9b98cfc+' for a checkout with uncommitted changes)."""
+    return "-".join([_safe(host), _safe(preset), _safe(revision), when.strftime("%Y%m%d-%H%M%S")])
+
+
+def new_run_dir(root, name):
+    """Creates root/name, or root/name-2, -3, ... when it exists; returns its path."""
+    os.makedirs(root, exist_ok=True)
+    for n in range(1, 10000):
+        path = os.path.join(root, name if n == 1 else f"{name}-{n}")
+        try:
+            os.mkdir(path)
+            return path
+        except FileExistsError:
+            continue
+    raise OSError(f"{root}: 9999 runs named {name} already")
+
+
+def _command(args, timeout=20):
+    """stdout of a command, stripped; None when it is absent or fails."""
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def git_revision(repo=REPO):
+    """(short revision, dirty) of the checkout; ('unknown', None) outside git."""
+    rev = _command(["git", "-C", repo, "rev-parse", "--short", "HEAD"])
+    if not rev:
+        return "unknown", None
+    status = _command(["git", "-C", repo, "status", "--porcelain", "--untracked-files=no"])
+    return rev, bool(status)
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def gpus():
+    """One line per GPU nvidia-smi lists (name, driver, memory); [] without one."""
+    out = _command(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"])
+    return [line.strip() for line in out.splitlines() if line.strip()] if out else []
+
+
+def compiler(build_dir):
+    """The C++ compiler of a CMake build folder and its version line, else None."""
+    try:
+        with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8", errors="replace") as f:
+            found = re.search(r"^CMAKE_CXX_COMPILER:\w+=(.+)$", f.read(), re.M)
+    except OSError:
+        return None
+    if not found:
+        return None
+    path = found.group(1).strip()
+    version = _command([path, "--version"])
+    return f"{path}: {version.splitlines()[0]}" if version else path
+
+
+def _utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+
+
+def start(root, preset, command, build_dir, when=None):
+    """Creates the run folder and its run.json (what is known before the programs run)."""
+    when = when or _utc_now()
+    rev, dirty = git_revision()
+    host = socket.gethostname()
+    path = new_run_dir(root, run_name(host, preset, rev + ("+" if dirty else ""), when))
+    context = {
+        "format": FORMAT, "name": os.path.basename(path), "host": host, "cpu_model": cpu_model(),
+        "gpus": gpus(), "preset": preset, "git_revision": rev, "git_dirty": dirty,
+        "compiler": compiler(build_dir), "command": command, "started_utc": when.isoformat().replace("+00:00", "Z"),
+    }
+    write_context(path, context)
+    return path
+
+
+def _program_contexts(path):
+    """The "context" objects of the programs' JSON in a run folder, by file name."""
+    found = {}
+    for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
+        if not name.endswith(".json") or name == RUN_FILE:
+            continue
+        try:
+            with open(os.path.join(path, name), encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("experiment"), str) and isinstance(data.get("context"), dict):
+            found[name] = data["context"]
+    return found
+
+
+def numpy_record(path, code):
+    """What run.json says of the NumPy reference: its exit code and, from the files it wrote in
+    RUN/numpy/, NumPy's version, its threads and its BLAS; "ran": false when it wrote none (no
+    NumPy for the interpreter: it said so in run.log)."""
+    contexts = _program_contexts(os.path.join(path, NUMPY_FOLDER))
+    first = next(iter(contexts.values()), {})
+    out = {"tool": "tools/nbk-numpy", "exit_code": code, "ran": bool(contexts), "files": sorted(contexts)}
+    out.update({k: first[k] for k in NUMPY_KEYS if k in first})
+    return out
+
+
+def finish(path, statuses=(), numpy=None):
+    """Adds what the programs reported (Kokkos, their files and exit codes) to run.json, and
+    the NumPy reference's record when it was run (`numpy`: its exit code)."""
+    context = read_context(path) or {"format": FORMAT, "name": os.path.basename(path)}
+    programs = _program_contexts(path)
+    first = next(iter(programs.values()), {})
+    config = str(first.get("kokkos_configuration") or "")
+    context.update({
+        "kokkos_version": first.get("kokkos_version"),
+        "kokkos_execution_spaces": first.get("execution_spaces"),
+        "kokkos_configuration": config or None,
+        "omp": {k: first.get(k) for k in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS") if k in first},
+        "host_concurrency": first.get("host_concurrency"),
+        "programs": sorted(programs),
+        "exit_codes": dict(statuses),
+        "finished_utc": _utc_now().isoformat().replace("+00:00", "Z"),
+    })
+    if numpy is not None:
+        context["numpy"] = numpy_record(path, numpy)
+    write_context(path, context)
+    return context
+
+
+def write_context(path, context):
+    with open(os.path.join(path, RUN_FILE), "w", encoding="utf-8") as f:
+        json.dump(context, f, indent=1)
+        f.write("\n")
+
+
+def read_context(path):
+    """run.json of a run folder as a dict, {} when absent; None when unreadable."""
+    file = os.path.join(path, RUN_FILE)
+    if not os.path.exists(file):
+        return {}
+    try:
+        with open(file, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _status(text):
+    name, sep, code = text.partition("=")
+    if not sep or not code.lstrip("-").isdigit():
+        raise argparse.ArgumentTypeError(f"not EXPERIMENT=CODE: '{text}'")
+    return name, int(code)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="nbk-run-record", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.error = lambda message: p.exit(2, f"nbk-run-record: error: {message}\n")
+    sub = p.add_subparsers(dest="step", required=True)
+    s = sub.add_parser("start", help="create a run folder under ROOT and print its path")
+    s.add_argument("--root", required=True, help="folder of the runs (build/<preset>/runs)")
+    s.add_argument("--preset", required=True)
+    s.add_argument("--build-dir", default="", help="CMake build folder (for the compiler)")
+    s.add_argument("--command", default="", help="the command line of the run")
+    f = sub.add_parser("finish", help="add the programs' context and exit codes to RUN/run.json")
+    f.add_argument("run")
+    f.add_argument("--status", type=_status, action="append", default=[], metavar="EXPERIMENT=CODE")
+    f.add_argument("--numpy", type=int, metavar="CODE", help="tools/nbk-numpy ran into RUN/numpy, exiting with CODE")
+    for parser in (s, f):
+        parser.error = lambda message, parser=parser: parser.exit(2, f"{parser.prog}: error: {message}\n")
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        if args.step == "start":
+            print(start(args.root, args.preset, args.command, args.build_dir))
+        else:
+            if not os.path.isdir(args.run):
+                raise OSError(f"{args.run}: no such run folder")
+            finish(args.run, args.status, args.numpy)
+    except OSError as e:
+        where = f"{e.filename}: {e.strerror}" if e.strerror else str(e)
+        print(f"nbk-run-record: error: {where}", file=sys.stderr)
+        return 2
+    return 0

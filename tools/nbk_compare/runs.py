@@ -1,0 +1,459 @@
+"""Runs read from their folders: the programs' JSON as rows of one schema.
+
+A run is a folder (what scripts/run-experiments.sh writes, or a reference record such as
+results/h100-4ae6697/) holding the programs' JSON (<experiment>.json, in the folder or in its
+results/), perhaps the NumPy reference's (numpy/<experiment>.json, rows of space "numpy": the
+same experiments' rows, read as references beside the programs'), Google Benchmark output
+(bench.json) and run.json. Files written before
+the current row format (main at 4ae6697: 'method', 'second_s', 'resident_best_s', ...) are
+brought to it by upgrade(), so every tool reads one schema.
+
+Rows become Entries: one per verified or failed result row and one more for its
+with-transfers timing (variant+transfers), each with the run's bandwidth reference of its
+space (the memcpy probe, else the Kokkos copy probe, of the same program and run).
+"""
+import os
+import re
+
+from . import record
+from .gbench import BenchFile, InputError, Run, load_json, size_sort_key, split_name
+
+# Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
+# 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
+# named here is taken for a device: Kokkos' others (cuda, hip, sycl, openmptarget) are.
+CPU_SPACES = ("host", "serial", "openmp", "threads", "hpx", "numpy")
+# CPU spaces that are references measured beside the programs, not the programs' variants: never
+# a candidate for the best CPU time, shown in columns of their own (tools/nbk-numpy writes numpy).
+REFERENCE_SPACES = {"numpy": "NumPy"}
+TRANSFERS = "+transfers"
+
+
+def on_device(space):
+    """True for a GPU space (any space not in CPU_SPACES)."""
+    return space not in CPU_SPACES
+
+
+def is_reference(space):
+    return space in REFERENCE_SPACES
+
+
+# ---------------------------------------------------------------------------------- old rows
+
+# 4ae6697's names: add-one's 'method' joined space and variant; product's variants were
+# columns of one row per space.
+_OLD_PREFIXED = ("product", "log_sum")
+_OLD_NAMES = {"product": "prod", "log_sum": "log-sum"}
+
+
+def _first(row, *keys):
+    return next((row[k] for k in keys if isinstance(row.get(k), (int, float))), None)
+
+
+def _upgrade_row(row, size, elements):
+    """One row of the 4ae6697 format as rows of the current one."""
+    space = row.get("space")
+    if "variant" not in row and isinstance(row.get("method"), str):  # add_one: 'cuda-managed', 'openmp'
+        method = row["method"]
+        variant = method[len(space) + 1:] if method.startswith(f"{space}-") else "resident"
+        base = dict(row, variant=variant)
+    else:
+        base = dict(row)
+    base.setdefault("size", size)
+    base.setdefault("elements", elements)
+    if "transfers" in base and isinstance(base["transfers"], str) and base["transfers"].startswith(("implicit", "explicit")):
+        base["fraction_of_link"] = None  # the timed call copies between host and device
+    prefixed = [p for p in _OLD_PREFIXED if f"{p}_best_s" in row]
+    if prefixed:  # product: one row per prefix
+        return [_upgrade_times(dict(base, variant=_OLD_NAMES.get(p, p)), row, f"{p}_") for p in prefixed]
+    return [_upgrade_times(base, row, "")]
+
+
+def _upgrade_times(out, row, prefix):
+    best = _first(row, f"{prefix}best_s", f"{prefix}resident_best_s", f"{prefix}second_s")
+    out["best_s"] = best
+    out["median_s"] = _first(row, f"{prefix}median_s", f"{prefix}resident_median_s", f"{prefix}second_s")
+    out["first_s"] = _first(row, f"{prefix}first_s", f"{prefix}warm_up_s")
+    gbps = _first(row, f"{prefix}gb_per_s", f"{prefix}gb_per_s_second")
+    nbytes = row.get("bytes_per_call")
+    if gbps is None and best and isinstance(nbytes, (int, float)):
+        gbps = nbytes / best * 1e-9
+    out["gb_per_s"] = gbps
+    upload = row.get("with_upload_best_s")
+    if isinstance(upload, (int, float)) and on_device(out.get("space")):
+        out["with_transfers"] = {"best_s": upload, "median_s": row.get("with_upload_median_s"),
+                                 "gb_per_s": nbytes / upload * 1e-9 if isinstance(nbytes, (int, float)) else None,
+                                 "fraction_of_link": None}
+    return out
+
+
+def needs_upgrade(data):
+    rows = data.get("results") if isinstance(data, dict) else None
+    return isinstance(rows, list) and any(isinstance(r, dict) and "best_s" not in r and r.get("status") != "skipped"
+                                          for r in rows)
+
+
+def upgrade(data):
+    """A program's JSON in the current row format (a copy when it was older; noted in it)."""
+    if not needs_upgrade(data):
+        return data
+    size = str(data.get("elements", ""))
+    rows = []
+    for row in data["results"]:
+        rows += _upgrade_row(row, size, data.get("elements")) if isinstance(row, dict) else [row]
+    return dict(data, results=rows, upgraded_from="the 4ae6697 row format (method, second_s, *_best_s)")
+
+
+# ---------------------------------------------------------------------------------- entries
+
+class Reference:
+    """A bandwidth reference: a probe of one space in one program's run."""
+
+    def __init__(self, kind, space, gbps):
+        self.kind, self.space, self.gbps = kind, space, gbps
+
+    def __str__(self):
+        return f"{self.kind} {self.space}"
+
+
+def reference_of(data, space):
+    """The memcpy probe of `space` (else its Kokkos copy probe) in a program's JSON; the
+    one-thread 'host' variants are judged against serial's."""
+    probe = (data.get("probes") or {}).get("serial" if space == "host" else space)
+    if not isinstance(probe, dict):
+        return None
+    for key, kind in (("memcpy_gb_per_s", "memcpy"), ("copy_gb_per_s", "copy")):
+        if isinstance(probe.get(key), (int, float)) and probe[key] > 0:
+            return Reference(kind, space, float(probe[key]))
+    return None
+
+
+class Entry:
+    """One timing of one run: a result row, or its with-transfers timing."""
+
+    def __init__(self, run, experiment, row, transfers=False):
+        timing = row["with_transfers"] if transfers else row
+        self.run = run
+        self.experiment = experiment
+        self.variant = str(row.get("variant")) + (TRANSFERS if transfers else "")
+        self.space = str(row.get("space"))
+        self.size = str(row.get("size", ""))
+        self.elements = row.get("elements") if isinstance(row.get("elements"), int) else None
+        self.time = _positive(timing.get("best_s"))
+        self.gbps = _positive(timing.get("gb_per_s"))
+        self.crosses_link = transfers or "fraction_of_link" in row
+        self.link_fraction = _positive(timing.get("fraction_of_link"))
+        self.error = None if row.get("status") == "verified" else \
+            f"not verified: {row.get('check') or row.get('status') or 'no status'}"
+        self.reference = None
+
+    @property
+    def on_device(self):
+        return on_device(self.space)
+
+    @property
+    def is_reference(self):
+        """A reference's row (NumPy): on the CPU, but not one of the programs' CPU variants."""
+        return is_reference(self.space)
+
+    @property
+    def cpu_variant(self):
+        """One of the programs' CPU timings, a candidate for the best CPU time."""
+        return not self.on_device and not self.is_reference and not self.crosses_link
+
+    @property
+    def fraction(self):
+        """GB/s as a fraction of the reference: of the link for calls that cross it (when the
+        program measured the link), else of the space's memcpy or copy probe."""
+        if self.crosses_link:
+            return self.link_fraction
+        if self.gbps is None or self.reference is None:
+            return None
+        return self.gbps / self.reference.gbps
+
+    @property
+    def fraction_of(self):
+        return "link" if self.crosses_link else (self.reference.kind if self.reference else None)
+
+    @property
+    def usable(self):
+        return self.error is None and self.time is not None
+
+
+def _positive(v):
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else None
+
+
+def entries_of(run, data):
+    """The Entries of one program's JSON (upgraded): skipped rows are left out."""
+    experiment = data.get("experiment")
+    out = []
+    for row in data.get("results") or []:
+        if not isinstance(row, dict) or row.get("status") == "skipped" or "variant" not in row:
+            continue
+        out.append(Entry(run, experiment, row))
+        if isinstance(row.get("with_transfers"), dict):
+            out.append(Entry(run, experiment, row, transfers=True))
+    for e in out:
+        e.reference = reference_of(data, e.space)
+    return out
+
+
+# ---------------------------------------------------------------------------------- runs
+
+# Sub-folders of a run read as part of it: results/ (the main job's before run folders) and
+# numpy/ (tools/nbk-numpy's files, which the main job writes there).
+SUBFOLDERS = ("results", record.NUMPY_FOLDER)
+
+
+def _json_files(folder):
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                  if n.endswith(".json") and n != record.RUN_FILE)
+
+
+def _is_reference(data):
+    """A file of reference rows only (tools/nbk-numpy's): by its rows' spaces, else its context's."""
+    spaces = {r.get("space") for r in data.get("results") or [] if isinstance(r, dict)}
+    if not spaces and isinstance(data.get("context"), dict):
+        spaces = set(data["context"].get("execution_spaces") or [])
+    return bool(spaces) and all(is_reference(s) for s in spaces)
+
+
+class RunRecord:
+    """One run: its context (run.json, else its programs'), programs, references, benchmarks.
+
+    `programs` holds the programs' files by experiment; `references` the files of reference
+    spaces (NumPy) by experiment, so that an experiment may have one of each: their rows are
+    the same experiment's (a numpy column beside serial and openmp), their files stay two."""
+
+    def __init__(self, path, label=None, files=(), allow_empty=False):
+        """A run folder (`path`), one JSON file, or (path None) the given files and folders of
+        files; an empty run is an error unless `allow_empty`."""
+        self.path = path if path is not None else ", ".join(files)
+        self.programs = {}  # experiment -> (path, upgraded data)
+        self.references = {}  # experiment -> (path, data) of reference rows (NumPy)
+        self.bench = []  # BenchFile
+        self.skipped = []  # (path, why)
+        self.context = {}
+        self.label = label
+        if path is None:
+            for f in files:
+                self._read_given(f)
+        elif os.path.isdir(path):
+            self._read_folder(path)
+        elif os.path.exists(path):
+            self.add_file(path, strict=True)
+        else:
+            raise InputError(f"{path}: no such file or run folder")
+        if not self.programs and not self.references and not self.bench and not allow_empty:
+            what = "a directory" if path and os.path.isdir(path) else "files"
+            raise InputError(f"{self.path}: {what} with no program result (<experiment>.json with \"experiment\" "
+                             "and \"results\") and no Google Benchmark JSON: not a run")
+        self.entries = [e for files in (self.programs, self.references) for _, data in files.values()
+                        for e in entries_of(self, data)]
+
+    def _read_given(self, path):
+        if os.path.isdir(path):
+            for p in _json_files(path):
+                self.add_file(p)
+        elif os.path.exists(path):
+            self.add_file(path, strict=True)
+        else:
+            raise InputError(f"{path}: no such file or directory")
+
+    def _read_folder(self, path):
+        context = record.read_context(path)
+        if context is None:
+            raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
+        self.context = context
+        paths = _json_files(path)
+        for sub in (os.path.join(path, name) for name in SUBFOLDERS):
+            if os.path.isdir(sub):
+                paths += _json_files(sub)
+        for p in paths:
+            self.add_file(p)
+
+    def add_file(self, path, strict=False):
+        """A program result or Google Benchmark file; anything else is skipped with its
+        reason (or, with `strict`, raises InputError)."""
+        try:
+            data = load_json(path)
+            kind = _kind(data)
+            if kind == "bench":
+                self.bench.append(BenchFile(path))
+            elif kind == "program":
+                self._add_program(path, data)
+            else:
+                raise InputError(f"{path}: {kind}")
+        except InputError as e:
+            if strict:
+                raise
+            self.skipped.append((path, str(e).split(": ", 1)[-1]))
+
+    def _add_program(self, path, data):
+        experiment = data["experiment"]
+        files = self.references if _is_reference(data) else self.programs
+        if experiment in files:
+            raise InputError(f"{path}: a second result of {experiment} in one run "
+                             f"(also {files[experiment][0]}); give them as two runs")
+        files[experiment] = (path, upgrade(data))
+
+    def files_of(self, experiment):
+        """[(path, data)] of one experiment: the program's file, then the reference's."""
+        return [files[experiment] for files in (self.programs, self.references) if experiment in files]
+
+    def reference_contexts(self):
+        """The "context" of each reference file (NumPy's: its version, BLAS, threads)."""
+        return [d["context"] for _, d in self.references.values() if isinstance(d.get("context"), dict)]
+
+    def contexts(self):
+        """(source, context) of the run: run.json first, then each program's and benchmark's; the
+        references' only in a folder of references alone, without run.json (their threads and
+        label are NumPy's, not the programs')."""
+        out = [(record.RUN_FILE, self.context)] if self.context else []
+        files = self.programs or ({} if self.context else self.references)
+        out += [(os.path.basename(p), d["context"]) for p, d in files.values() if isinstance(d.get("context"), dict)]
+        out += [(os.path.basename(b.path), b.context) for b in self.bench]
+        return out
+
+    def value(self, *keys):
+        """The first value any context has for any of `keys` (run.json first)."""
+        for _, c in self.contexts():
+            for k in keys:
+                if c.get(k) not in (None, "", []):
+                    return c[k]
+        return None
+
+    @property
+    def has_device(self):
+        return any(e.on_device for e in self.entries)
+
+    def label_candidates(self):
+        host = self.value("label") or self.value("host", "host_name")
+        preset = self.value("preset")
+        rev = self.value("git_revision")
+        name = self.value("name") or os.path.basename(os.path.normpath(self.path))
+        cands = [host, f"{host}-{preset}" if preset else None, f"{host}-{preset}-{rev}" if rev else None, name]
+        return [c for c in cands if c]
+
+
+def _kind(data):
+    if isinstance(data, dict) and "benchmarks" in data:
+        return "bench"
+    if isinstance(data, dict) and isinstance(data.get("experiment"), str):
+        if not isinstance(data.get("results", []), list):
+            return "not a program result (\"results\" is not a list)"
+        return "program"
+    if isinstance(data, dict) and "testsuites" in data:
+        return "GoogleTest output, not a program result"
+    return "neither a program result (no \"experiment\") nor Google Benchmark output"
+
+
+def label_runs(runs, labels=None):
+    """Short distinct labels: the given ones, else the first of each run's candidates
+    (host, host-preset, host-preset-revision, folder name) that no other run shares."""
+    if labels:
+        if len(labels) != len(runs):
+            raise InputError(f"--label given {len(labels)} times for {len(runs)} runs")
+        chosen = list(labels)
+    else:
+        cands = [r.label_candidates() for r in runs]
+        chosen = []
+        for i, mine in enumerate(cands):
+            others = {c for j, theirs in enumerate(cands) if j != i for c in theirs[:len(mine)]}
+            chosen.append(next((c for c in mine if c not in others), mine[-1]))
+    for i, label in enumerate(chosen):
+        if chosen.index(label) != i:
+            label = f"{label}#{i + 1}"
+        runs[i].label = label
+
+
+def open_runs(paths, labels=None):
+    """RunRecords of the given folders (or files), labelled; the same folder twice is an error."""
+    seen = {}
+    runs = []
+    for p in paths:
+        real = os.path.realpath(p)
+        if real in seen:
+            raise InputError(f"{p}: the same run as {seen[real]}")
+        seen[real] = p
+        runs.append(RunRecord(p))
+    label_runs(runs, labels)
+    return runs
+
+
+# ---------------------------------------------------------------------------------- for nbk-compare
+
+class ResultsFile:
+    """A run's program results seen as one Google Benchmark file, for the comparison and the
+    regression check: a benchmark per Entry named experiment/variant/space/size (its best
+    time; a failed row as an error), and probe/memcpy (or probe/copy) per space and program."""
+
+    def __init__(self, run):
+        self.path = run.path
+        self.label = run.label
+        self.context = run.context
+        self.runs = {}
+        for e in run.entries:
+            name = f"{e.experiment}/{e.variant}/{e.space}/{e.size}"
+            b = self._add(name)
+            if b is None:
+                continue
+            b.crosses_link = e.crosses_link
+            b.error = e.error
+            if e.time:
+                b.samples.append(e.time)
+            if e.gbps:
+                b.gbps_samples.append(e.gbps)
+            ref = e.reference
+            if ref and not e.crosses_link:
+                probe = self._add(f"probe/{ref.kind}/{ref.space}")  # the first program's probe
+                if probe is not None:
+                    probe.gbps_samples.append(ref.gbps)
+
+    def _add(self, name):
+        if name in self.runs:
+            return None
+        b = self.runs[name] = Run(name, split_name(name))
+        b.order = len(self.runs)
+        return b
+
+    @property
+    def spaces(self):
+        return BenchFile.spaces.fget(self)
+
+
+def open_compare_input(path, label=None):
+    """nbk-compare's input: Google Benchmark JSON as it is; a program's JSON or a run folder
+    as a ResultsFile."""
+    if os.path.isfile(path):
+        data = load_json(path)
+        if _kind(data) == "bench":
+            return BenchFile(path, label)
+    run = RunRecord(path, label)
+    if not run.entries and len(run.bench) == 1:  # a folder holding only bench.json
+        run.bench[0].label = label
+        return run.bench[0]
+    if not any(e.time for e in run.entries):
+        raise InputError(f"{path}: no result row with a time (best_s) to compare")
+    return ResultsFile(run)
+
+
+def sizes_text(entries):
+    sizes = sorted({e.size for e in entries}, key=size_sort_key)
+    return ", ".join(sizes) if sizes else "-"
+
+
+def experiment_order(runs):
+    """Experiments in the order of experiments.txt where known (device_info first), then
+    alphabetically."""
+    names = sorted({x for r in runs for files in (r.programs, r.references) for x in files})
+    order = _experiments_txt()
+    return sorted(names, key=lambda n: (order.index(n) if n in order else len(order), n))
+
+
+def _experiments_txt():
+    try:
+        with open(os.path.join(record.REPO, "experiments.txt"), encoding="utf-8") as f:
+            return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
+    except OSError:
+        return ["device_info"]

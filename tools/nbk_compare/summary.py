@@ -1,0 +1,281 @@
+"""Across runs: per workload the best CPU and GPU timings and their speed-up, and the size
+from which the GPU wins.
+
+The CPU side is taken from the runs without a device (the CPU runs); when every run has a
+device, from all of them. The GPU side is taken from every run with a device: the fastest
+verified call with data resident, and the fastest whose timed call copies between host and
+device (with transfers). Each is set at one size per workload: the largest size measured on
+both sides (the largest measured at all when one side is missing).
+
+A reference (NumPy, tools/nbk-numpy) is on the CPU but is no candidate for the best CPU time:
+it has a column of its own beside it, its row of the best CPU variant's variant at that size
+(else its fastest there), and the best CPU variant's speed-up over it.
+"""
+from . import compare as cmpmod
+from .gbench import format_size, size_sort_key
+from .runs import REFERENCE_SPACES, TRANSFERS, experiment_order
+
+NOT_COMPARABLE = "not comparable"
+
+
+class Line:
+    """The summary of one workload."""
+
+    def __init__(self, experiment):
+        self.experiment = experiment
+        self.size = None
+        self.cpu = self.resident = self.transfers = None  # Entry
+        self.references = {}  # reference space (numpy) -> Entry
+        self.notes = []
+
+    def speedup(self, gpu):
+        if self.cpu is None or gpu is None:
+            return None
+        return self.cpu.time / gpu.time
+
+    def cpu_speedup(self, space):
+        """The reference's time / the best CPU variant's (>1: the programs' CPU variant is faster)."""
+        ref = self.references.get(space)
+        if self.cpu is None or ref is None:
+            return None
+        return ref.time / self.cpu.time
+
+
+def _best(entries):
+    usable = [e for e in entries if e.usable]
+    return min(usable, key=lambda e: e.time) if usable else None
+
+
+def _cpu_run(run):
+    """A run of the programs on a CPU alone: no device, and some of the programs' CPU rows (a
+    folder of NumPy's files alone is not one)."""
+    return not run.has_device and any(e.cpu_variant for e in run.entries)
+
+
+def cpu_runs(runs):
+    """The runs the best CPU is taken from: the CPU runs, else every run."""
+    return [r for r in runs if _cpu_run(r)] or runs
+
+
+def reference_spaces(runs):
+    """The reference spaces (numpy) any run has rows of, in REFERENCE_SPACES' order."""
+    found = {e.space for r in runs for e in r.entries if e.is_reference}
+    return [s for s in REFERENCE_SPACES if s in found]
+
+
+def reference_runs(runs, space):
+    """The runs whose rows of a reference space the summary shows: the CPU runs' where they have
+    some (the same machine as the best CPU variant), else every run's."""
+    def has(r):
+        return any(e.space == space for e in r.entries)
+    return [r for r in cpu_runs(runs) if has(r)] or [r for r in runs if has(r)]
+
+
+def reference_label(runs, space):
+    """'NumPy (1 thread)': the name of a reference space and the threads its files record."""
+    threads = {c.get("threads") for r in reference_runs(runs, space) for c in r.reference_contexts()
+               if space in (c.get("execution_spaces") or [])}
+    name = REFERENCE_SPACES.get(space, space)
+    if len(threads) != 1 or not isinstance(next(iter(threads)), int):
+        return name
+    n = next(iter(threads))
+    return f"{name} ({n} thread{'' if n == 1 else 's'})"
+
+
+def _paired(cpu, entries):
+    """Of a reference's usable entries (at one size), the one of the best CPU variant's
+    variant, else the fastest."""
+    usable = [e for e in entries if e.usable]
+    same = [e for e in usable if cpu is not None and e.variant == cpu.variant]
+    return _best(same or usable)
+
+
+def summarize(runs):
+    """A Line per workload measured in any run (device_info has no timings: left out)."""
+    cpus = cpu_runs(runs)
+    spaces = {s: reference_runs(runs, s) for s in reference_spaces(runs)}
+    lines = []
+    for experiment in experiment_order(runs):
+        mine = [e for r in runs for e in r.entries if e.experiment == experiment]
+        if not mine:
+            continue
+        line = Line(experiment)
+        cpu = [e for e in mine if e.cpu_variant and e.run in cpus]
+        gpu = [e for e in mine if e.on_device]
+        refs = [e for e in mine if e.is_reference and e.run in spaces[e.space]]
+        line.size = _common_size(line, cpu, gpu, refs)
+        at = [e for e in cpu + gpu + refs if e.size == line.size]
+        line.cpu = _best(e for e in at if e.cpu_variant)
+        line.resident = _best(e for e in at if e.on_device and not e.crosses_link)
+        line.transfers = _best(e for e in at if e.on_device and e.crosses_link)
+        for space in spaces:
+            line.references[space] = _paired(line.cpu, [e for e in at if e.space == space])
+            measured = {e.size for e in refs if e.space == space and e.usable}
+            if line.references[space] is None and measured:
+                line.notes.append(f"{REFERENCE_SPACES[space]} not at {format_size(line.size)} "
+                                  f"(measured at {_sizes(measured)})")
+        failed = [e for e in at if e.error]
+        if failed:
+            line.notes.append(f"{len(failed)} row(s) {failed[0].error}: left out")
+        lines.append(line)
+    return lines
+
+
+def _common_size(line, cpu, gpu, refs=()):
+    ok_cpu = {e.size for e in cpu if e.usable}
+    ok_gpu = {e.size for e in gpu if e.usable}
+    common = ok_cpu & ok_gpu
+    if common:
+        return max(common, key=size_sort_key)
+    if ok_cpu and ok_gpu:
+        line.notes.append(f"{NOT_COMPARABLE}: CPU at {_sizes(ok_cpu)}, GPU at {_sizes(ok_gpu)}")
+        return max(ok_cpu, key=size_sort_key)
+    every = ok_cpu | ok_gpu or {e.size for e in refs if e.usable} or {e.size for e in cpu + gpu + list(refs)}
+    return max(every, key=size_sort_key) if every else ""
+
+
+def _sizes(sizes):
+    return ", ".join(format_size(s) for s in sorted(sizes, key=size_sort_key))
+
+
+# ---------------------------------------------------------------------------------- crossover
+
+def crossover(points):
+    """Smallest elements from which the device is faster at every larger size of
+    [(elements, host_s, device_s)]; None when it is not faster at the largest."""
+    points = sorted(p for p in points if p[1] and p[2])
+    wins_from = None
+    for elements, host, device in points:
+        if device < host:
+            wins_from = elements if wins_from is None else wins_from
+        else:
+            wins_from = None
+    return wins_from
+
+
+def _sweeps(data):
+    found = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
+    return [s for s in found if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
+
+
+def _points(sweep, key):
+    return {p["elements"]: p.get(key) for p in sweep["points"]
+            if isinstance(p, dict) and isinstance(p.get("elements"), int) and isinstance(p.get(key), (int, float))}
+
+
+class Crossover:
+    """One sweep (a workload, or a precision of one) across runs."""
+
+    def __init__(self, experiment, name):
+        self.experiment, self.name = experiment, name
+        self.own = {}  # run label -> (resident from, with transfers from) or None (no device)
+        self.across = []  # (cpu label, gpu label, resident from, with transfers from)
+        self.sweeps = {}  # run label -> sweep
+
+
+def crossovers(runs):
+    """Per sweep: each run's own crossover, and the CPU runs' host times against the GPU
+    runs' device times at the sizes both measured."""
+    found = {}
+    for run in runs:
+        for experiment, (_, data) in run.programs.items():
+            for sweep in _sweeps(data):
+                key = (experiment, sweep.get("host_variant") or "")
+                c = found.setdefault(key, Crossover(*key))
+                c.sweeps[run.label] = sweep
+                c.own[run.label] = (_elements(sweep.get("device_wins_from_resident")),
+                                    _elements(sweep.get("device_wins_from_with_transfers"))) \
+                    if sweep.get("device_space") else None
+    cpus = cpu_runs(runs)
+    for c in found.values():
+        for cpu in cpus:
+            for gpu in runs:
+                if gpu is cpu or not c.sweeps.get(gpu.label, {}).get("device_space") or cpu.label not in c.sweeps:
+                    continue
+                host = _points(c.sweeps[cpu.label], "host_s")
+                c.across.append((cpu.label, gpu.label) + tuple(
+                    crossover([(n, host.get(n), t) for n, t in _points(c.sweeps[gpu.label], key).items()])
+                    for key in ("device_resident_s", "device_with_transfers_s")))
+    order = experiment_order(runs)
+    return sorted(found.values(), key=lambda c: (order.index(c.experiment), c.name))
+
+
+def _elements(at):
+    return at.get("elements") if isinstance(at, dict) and isinstance(at.get("elements"), int) else None
+
+
+def format_elements(n):
+    return "-" if n is None else format_size(str(n))
+
+
+# ---------------------------------------------------------------------------------- text
+
+def _where(entry, runs_shown, space=True):
+    """'variant space' (and '@run' when several runs could have given it)."""
+    text = entry.variant.replace(TRANSFERS, "") + (f" {entry.space}" if space else "")
+    return f"{text}@{entry.run.label}" if runs_shown > 1 else text
+
+
+def _pct(entry):
+    frac = entry.fraction
+    if frac is None:
+        return "-"
+    return cmpmod.format_pct(frac) + ("" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}")
+
+
+def summary_table(runs, lines):
+    """Header groups and rows of the summary (for text and HTML alike)."""
+    cpus = cpu_runs(runs)
+    gpus = [r for r in runs if r.has_device]
+    cpu_label = f"best CPU ({cpus[0].label})" if len(cpus) == 1 else "best CPU"
+    gpu_label = f" ({gpus[0].label})" if len(gpus) == 1 else ""
+    references = reference_spaces(runs)
+    groups = [("", ["workload", "size"]), (cpu_label, ["variant", "time", "% ref"])]
+    groups += [(reference_label(runs, space), ["variant", "time", "CPU speed-up"]) for space in references]
+    groups += [("best GPU" + gpu_label + ", data resident", ["variant", "time", "% ref", "speed-up"]),
+               ("best GPU" + gpu_label + ", with transfers", ["variant", "time", "% link", "speed-up"])]
+    rows = []
+    for line in lines:
+        row = [line.experiment, format_size(line.size) or "-"]
+        row += _cells(line.cpu, len(cpus)) if line.cpu else ["-", "-", "-"]
+        for space in references:
+            ref, shown = line.references.get(space), len(reference_runs(runs, space))
+            row += [_where(ref, shown, space=False), cmpmod.format_time(ref.time),
+                    cmpmod.format_ratio(line.cpu_speedup(space))] if ref else ["-"] * 3
+        for gpu in (line.resident, line.transfers):
+            row += (_cells(gpu, len(gpus)) + [cmpmod.format_ratio(line.speedup(gpu))]) if gpu else ["-"] * 4
+        rows.append(row)
+    return groups, rows
+
+
+def text_columns(groups):
+    """Indexes of the summary's columns of names (workload, size, variant): left-aligned."""
+    headers = [h for _, subs in groups for h in subs]
+    return [i for i, h in enumerate(headers) if h in ("workload", "size", "variant")]
+
+
+def _cells(entry, runs_shown):
+    return [_where(entry, runs_shown), cmpmod.format_time(entry.time), _pct(entry)]
+
+
+def legend(runs, lines):
+    cpus = cpu_runs(runs)
+    out = [f"speed-up = best CPU time / GPU time (>1: the GPU is faster), at the size shown: the largest "
+           f"measured on both. CPU: {', '.join(r.label for r in cpus)}"
+           + ("" if any(_cpu_run(r) for r in runs)
+              else " (no run of the programs on a CPU alone: CPU rows of every run)")
+           + f"; GPU: {', '.join(r.label for r in runs if r.has_device) or 'no run with a device'}.",
+           "% ref: GB/s as a share of the same run's memcpy probe of that space (copy: its Kokkos copy probe, "
+           "in records without memcpy); % link: of the host-device link the program measured."]
+    out += [f"{reference_label(runs, space)}: a reference beside the programs, never their best CPU: its row of the "
+            "best CPU variant's variant at that size (else its fastest there); CPU speed-up = its time / the best CPU "
+            f"variant's (>1: ours is faster). From {', '.join(r.label for r in reference_runs(runs, space))}."
+            for space in reference_spaces(runs)]
+    out += [f"{line.experiment}: {note}" for line in lines for note in line.notes]
+    return out
+
+
+def render_text(runs, lines):
+    groups, rows = summary_table(runs, lines)
+    text = cmpmod.render_text_table(groups, rows, left=text_columns(groups))
+    return text + "\n" + "\n".join(legend(runs, lines)) + "\n"
