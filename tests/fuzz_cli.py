@@ -90,7 +90,7 @@ def main():
     cases = []  # (program, args, must be refused)
     names = [n.strip() for n in open(a.experiments) if n.strip() and not n.startswith("#")]
     for name in names:
-        program = os.path.join(a.programs, name, "nbk-" + name.replace("_", "-"))
+        program = os.path.join(os.path.abspath(a.programs), name, "nbk-" + name.replace("_", "-"))
         opts = options_of(program)
         given = {o[0] for o in opts}
         base = {k: v for k, v in BASE.items() if k in given}

@@ -88,14 +88,14 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
   app.allow_extras();
   const CLI::Validator given([](std::string& value) { return value_problem(value); }, "", "value rule");
   for (CLI::Option* option : app.get_options())
-    if (option->get_type_size_max() > 0) option->check(given);
+    if (option->get_expected_max() > 0) option->check(given);
   // A flag takes no value: CLI11 would read "--verbose=" or "--verbose=2" as true.
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const auto equals = arg.find('=');
     if (arg.rfind("--", 0) != 0 || equals == std::string_view::npos) continue;
     const CLI::Option* option = app.get_option_no_throw(std::string(arg.substr(0, equals)));
-    if (option && option->get_type_size_max() == 0)
+    if (option && option->get_expected_max() == 0)
       return report_input_error(app.get_name(), std::string(arg.substr(0, equals)) + " is a flag and takes no value");
   }
   try {
