@@ -1,5 +1,7 @@
 #include "nbk/core/cli.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <iostream>
 #include <limits>
@@ -55,6 +57,27 @@ std::uint64_t parse_seed(std::string_view text, std::string_view option) {
   return *value;
 }
 
+std::string value_problem(std::string_view value) {
+  const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  if (value.empty()) return "'' is empty (give a value, or leave the option out)";
+  if (std::any_of(value.begin(), value.end(), [](char c) { return std::iscntrl(static_cast<unsigned char>(c)); }))
+    return "the value has a control character (a tab, a newline, an escape)";
+  if (blank(value.front()) || blank(value.back())) return "'" + std::string(value) + "' has blanks around it";
+  return "";
+}
+
+CLI::Validator one_of(std::vector<std::string> names) {
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : ",") + name;
+  return CLI::Validator(
+      [names = std::move(names), list](std::string& value) {
+        if (std::string why = value_problem(value); !why.empty()) return why;
+        if (std::find(names.begin(), names.end(), value) != names.end()) return std::string();
+        return "'" + value + "' is not one of {" + list + "}";
+      },
+      "{" + list + "}");
+}
+
 int report_input_error(std::string_view program, std::string_view message) {
   std::cerr << program << ": error: " << message << '\n';
   return exit_bad_input;
@@ -63,6 +86,18 @@ int report_input_error(std::string_view program, std::string_view message) {
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
   // Kokkos' own flags pass through to Kokkos::initialize untouched.
   app.allow_extras();
+  const CLI::Validator given([](std::string& value) { return value_problem(value); }, "", "value rule");
+  for (CLI::Option* option : app.get_options())
+    if (option->get_expected_max() > 0) option->check(given);
+  // A flag takes no value: CLI11 would read "--verbose=" or "--verbose=2" as true.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const auto equals = arg.find('=');
+    if (arg.rfind("--", 0) != 0 || equals == std::string_view::npos) continue;
+    const CLI::Option* option = app.get_option_no_throw(std::string(arg.substr(0, equals)));
+    if (option && option->get_expected_max() == 0)
+      return report_input_error(app.get_name(), std::string(arg.substr(0, equals)) + " is a flag and takes no value");
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

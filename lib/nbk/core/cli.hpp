@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nbk {
 
@@ -16,6 +17,14 @@ std::int64_t parse_count(std::string_view text, std::string_view option);
 
 // An unsigned seed in decimal digits; throws InputError otherwise.
 std::uint64_t parse_seed(std::string_view text, std::string_view option);
+
+// The rule every value of every option passes before its own parsing: not empty, no blanks
+// around it. "" when `value` passes, else why not. parse_command_line applies it to every
+// option that takes a value, so no program can take an empty value as "not given".
+std::string value_problem(std::string_view value);
+
+// A CLI11 check for a value among `names` (after the rule above).
+CLI::Validator one_of(std::vector<std::string> names);
 
 // Parses argv with `app`. Arguments of the form --kokkos-NAME=VALUE are left for
 // Kokkos::initialize. Returns an exit code when the program should stop now: 0 after

@@ -73,6 +73,13 @@ const Variant* find_variant(const Experiment& experiment, const std::string& nam
   return nullptr;
 }
 
+// The sweep's variant on the best host space, and its device variant (nullptr without a device).
+std::pair<const Variant*, const Variant*> sweep_variants(const Experiment& experiment, const Sweep& plan) {
+  const Variant* host = find_variant(experiment, plan.host_variant, has_openmp ? "openmp" : "serial");
+  if (!host) throw std::logic_error("sweep: no variant " + plan.host_variant + " on a host space");
+  return {host, has_cuda ? find_variant(experiment, plan.device_variant, "cuda") : nullptr};
+}
+
 double transfers_best(const Result& r) { return r.with_transfers.best; }
 double steady_best(const Result& r) { return r.steady.best; }
 
@@ -93,18 +100,26 @@ std::optional<Size> crossover(const std::vector<SweepPoint>& points, bool with_t
 
 }  // namespace
 
+std::vector<Size> sweep_sizes(const Experiment& experiment, const Sweep& plan, std::int64_t max_elements) {
+  std::vector<Size> sizes;
+  for (const Size& size : plan.sizes)
+    if (max_elements == 0 || size.elements() <= max_elements) sizes.push_back(size);
+  if (max_elements == 0 || plan.sizes.empty()) return sizes;
+  int k = 0;
+  while (k < 62 && (std::int64_t{1} << k) <= plan.sizes.back().elements()) ++k;
+  for (; k <= 62 && (std::int64_t{1} << k) <= max_elements; ++k) sizes.push_back(power_of_two_size(k, experiment.rank));
+  return sizes;
+}
+
 SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Settings& settings,
                       std::int64_t max_elements) {
   SweepResult sweep;
   sweep.plan = plan;
-  sweep.host_space = has_openmp ? "openmp" : "serial";
-  const Variant* host = find_variant(experiment, plan.host_variant, sweep.host_space);
-  const Variant* device = has_cuda ? find_variant(experiment, plan.device_variant, "cuda") : nullptr;
+  const auto [host, device] = sweep_variants(experiment, plan);
+  sweep.host_space = host->space;
   if (device) sweep.device_space = "cuda";
-  if (!host) throw std::logic_error("sweep: no variant " + plan.host_variant + " on " + sweep.host_space);
 
-  for (const Size& size : plan.sizes) {
-    if (max_elements > 0 && size.elements() > max_elements) break;
+  for (const Size& size : sweep_sizes(experiment, plan, max_elements)) {
     std::cerr << "sweep " << experiment.name << " " << plan.host_variant << " " << size.text() << " ...\n";
     const auto problem = experiment.make_problem(size, settings);
     SweepPoint point;
@@ -127,6 +142,40 @@ SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Set
     sweep.transfers_crossover = crossover(sweep.points, true, transfers_best);
   }
   return sweep;
+}
+
+// ---- the work a request asks for ----
+
+namespace {
+
+double seconds_of_calls(const Experiment& experiment, const Variant& variant, const Size& size, int repetitions) {
+  const Traffic t = traffic_of(experiment, variant, size);
+  const double call = std::max({static_cast<double>(t.total()) / assumed_bytes_per_s,
+                                static_cast<double>(t.flops) / assumed_flops_per_s,
+                                static_cast<double>(size.elements()) / assumed_elements_per_s});
+  return call * (repetitions + 1) * (variant.timed_with_transfers ? 2 : 1);
+}
+
+}  // namespace
+
+std::string assumed_rates_text() {
+  return fmt::format("{:g} GB/s, {:g} GFLOP/s or {:g} elements/s, whichever is slowest", assumed_bytes_per_s * 1e-9,
+                     assumed_flops_per_s * 1e-9, assumed_elements_per_s);
+}
+
+double estimated_seconds(const Experiment& experiment, const std::vector<const Variant*>& variants,
+                         const std::vector<Size>& sizes, int repetitions, std::optional<std::int64_t> sweep_max) {
+  double seconds = 0;
+  for (const Size& size : sizes)
+    for (const Variant* v : variants) seconds += seconds_of_calls(experiment, *v, size, repetitions);
+  if (sweep_max)
+    for (const Sweep& plan : experiment.sweeps) {
+      const auto [host, device] = sweep_variants(experiment, plan);
+      for (const Size& size : sweep_sizes(experiment, plan, *sweep_max))
+        for (const Variant* v : {host, device})
+          if (v) seconds += seconds_of_calls(experiment, *v, size, plan.repetitions);
+    }
+  return seconds;
 }
 
 // ---- reports ----

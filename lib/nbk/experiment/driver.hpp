@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,9 +59,28 @@ struct SweepResult {
   bool verified = true;
 };
 
-// Runs one of the experiment's sweeps up to `max_elements` (0: all of its sizes).
+// The sizes a sweep runs up to `max_elements`: all of its own for 0; else those up to it and,
+// past its last, further powers of two of the experiment's rank up to it.
+std::vector<Size> sweep_sizes(const Experiment& experiment, const Sweep& plan, std::int64_t max_elements);
+
+// Runs one of the experiment's sweeps up to `max_elements` (see sweep_sizes).
 SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Settings& settings,
                       std::int64_t max_elements);
+
+// ---- the work a request asks for ----
+
+// The rates the estimate assumes for one call (conservative: one host thread does better), and
+// the seconds it allows before a program refuses to start without --no-limit.
+inline constexpr double assumed_bytes_per_s = 1e9, assumed_flops_per_s = 1e9, assumed_elements_per_s = 1e8;
+inline constexpr double work_limit_seconds = 3600;
+// "1 GB/s, 1 GFLOP/s or 1e+08 elements/s, whichever is slowest"
+std::string assumed_rates_text();
+
+// Seconds the timed calls (first, `repetitions` more, and the with-transfers ones) of `variants`
+// at `sizes`, plus the sweeps up to `sweep_max` (nullopt: no sweeps), take at the assumed
+// rates, a call costing its bytes, flops or elements, whichever takes longest.
+double estimated_seconds(const Experiment& experiment, const std::vector<const Variant*>& variants,
+                         const std::vector<Size>& sizes, int repetitions, std::optional<std::int64_t> sweep_max);
 
 // ---- reports ----
 

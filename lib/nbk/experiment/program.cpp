@@ -26,7 +26,7 @@ namespace {
 struct Options {
   std::vector<std::string> size_texts, variants, spaces;
   std::string repetitions_text, seed_text = "1", probe_text, json_path, sweep_to_text;
-  bool no_sweep = false, verbose = false, inject_bug = false;
+  bool no_sweep = false, verbose = false, inject_bug = false, no_limit = false;
   // parsed
   std::vector<Size> sizes;
   int repetitions = 0;
@@ -68,7 +68,7 @@ void check(const Experiment& e, Options& o) {
   o.settings.verbose = o.verbose;
   o.probe_elements = parse_probe_size(o.probe_text);
   if (!o.sweep_to_text.empty()) o.sweep_max = parse_count(o.sweep_to_text, "--sweep-to");
-  if (ranks::leader()) require_writable(o.json_path);  // rank 0 writes it
+  if (ranks::leader()) require_writable_json(o.json_path);  // rank 0 writes it
   const auto selected = selection(e, o);
   if (ranks::count() > 1 && !e.variants.empty() && selected.empty())
     throw InputError(fmt::format("{} ranks: no variant of this build that matches the --variant and --space given is "
@@ -78,17 +78,32 @@ void check(const Experiment& e, Options& o) {
     throw InputError(o.inject_bug ? "no injected bug of this build matches the --variant and --space given"
                                   : "no variant of this build matches the --variant and --space given"
                                     " (the injected bugs run only with --inject-bug)");
-  for (const auto& size : o.sizes) {
+  // The work bound comes before the memory check: it is computed in doubles, so sizes whose
+  // bytes would overflow 64 bits are refused here.
+  const bool sweeps = !o.no_sweep && ranks::count() == 1 && !e.sweeps.empty();
+  const std::optional<std::int64_t> sweep_max = sweeps ? std::optional(o.sweep_max) : std::nullopt;
+  const double seconds = estimated_seconds(e, selected, o.sizes, o.repetitions, sweep_max);
+  if (seconds > work_limit_seconds && !o.no_limit) {
+    const std::string sweep = !sweeps ? "" : o.sweep_to_text.empty() ? ", the sweeps" : ", sweeps to " + o.sweep_to_text;
+    throw InputError(fmt::format("the work asked for (--size {}, {} repetitions, {} variants{}) is estimated at {:.3g} s, "
+                                 "past the limit of {:g} s (every timed call at {}); add --no-limit to run it anyway",
+                                 sizes_text(o.sizes), o.repetitions, selected.size(), sweep, seconds,
+                                 work_limit_seconds, assumed_rates_text()));
+  }
+  auto check_memory = [&](const Size& size, const std::string& what) {
     // The host holds the problem and, one at a time, each host variant's data.
     std::uint64_t host = e.problem_bytes ? e.problem_bytes(size) : 0, largest = 0;
     for (const Variant* v : selected)
       if (v->footprint) largest = std::max(largest, v->footprint(size).host_bytes);
-    const std::string what = "--size " + size.text();
     if (e.refuse)
       if (const std::string why = e.refuse(size); !why.empty()) throw InputError(what + ": " + why);
     if (host + largest < host) throw InputError(what + " is too large");
     require_host_memory(host + largest, what);
-  }
+  };
+  for (const auto& size : o.sizes) check_memory(size, "--size " + size.text());
+  if (sweeps)
+    for (const Sweep& plan : e.sweeps)
+      for (const Size& size : sweep_sizes(e, plan, o.sweep_max)) check_memory(size, "sweep size " + size.text());
 }
 
 // Under several ranks every rank probes its own space at the same time, and a distributed
@@ -237,12 +252,15 @@ int run_program(const Experiment& e, int argc, char* argv[]) {
   }
   if (!e.variants.empty()) {
     app.add_option("--variant", o.variants, "run only these variants (repeatable)")
-        ->check(CLI::IsMember(variant_names(e)));
+        ->check(one_of(variant_names(e)));
     app.add_option("--space", o.spaces, "run only on these spaces (repeatable)")
-        ->check(CLI::IsMember({"host", "serial", "openmp", "cuda"}));
+        ->check(one_of({"host", "serial", "openmp", "cuda"}));
     app.add_option("--repetitions", o.repetitions_text,
                    fmt::format("timed calls after the first (default {})", e.repetitions));
     add_probe_size_option(app, o.probe_text);
+    app.add_flag("--no-limit", o.no_limit,
+                 fmt::format("run work estimated past {:g} s too (every timed call at {})", work_limit_seconds,
+                             assumed_rates_text()));
   }
   if (!e.injected_bugs.empty())
     app.add_flag("--inject-bug", o.inject_bug,

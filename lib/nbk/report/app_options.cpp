@@ -1,7 +1,6 @@
 #include "nbk/report/app_options.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include "nbk/core/cli.hpp"
 #include "nbk/report/hardware.hpp"
@@ -36,11 +35,6 @@ int parse_repetitions(const std::string& text) {
   if (repetitions > max_repetitions)
     throw InputError("--repetitions '" + text + "' is too large (at most " + std::to_string(max_repetitions) + ")");
   return static_cast<int>(repetitions);
-}
-
-void require_writable(const std::string& json_path) {
-  if (!json_path.empty() && !std::ofstream(json_path, std::ios::app))
-    throw InputError("cannot write JSON file '" + json_path + "'");
 }
 
 bool device_usable() { return cuda_unusable_reason().empty(); }

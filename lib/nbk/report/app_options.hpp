@@ -19,9 +19,6 @@ std::uint64_t probe_host_bytes(std::int64_t elements);
 // Timed calls after the warm-up: 1 to 1000.
 int parse_repetitions(const std::string& text);
 
-// Refuses a --json path that cannot be written, before any work is done.
-void require_writable(const std::string& json_path);
-
 // A CUDA-enabled Kokkos aborts in Kokkos::initialize when no device is usable; this asks the
 // CUDA runtime first and refuses with the reason (and the preset to use instead). No-op in
 // a build without CUDA.
