@@ -29,6 +29,14 @@ class VendorGemm;
 // The vendor's host library's tag: it runs on host memory with threads of its own.
 struct Host {};
 
+namespace detail {
+// A matrix dimension as the vendors' int, refused past 2^31 rather than truncated.
+inline int blas_dimension(std::size_t extent) {
+  if (extent > static_cast<std::size_t>(INT32_MAX)) throw std::invalid_argument("BLAS: a dimension above 2^31");
+  return static_cast<int>(extent);
+}
+}  // namespace detail
+
 #if defined(NBK_HAVE_OPENBLAS)
 template <>
 inline constexpr bool has_vendor_gemm<Host> = true;
@@ -40,16 +48,11 @@ class VendorGemm<Host> {
   void multiply(const Matrix<Kokkos::HostSpace>& a, const Matrix<Kokkos::HostSpace>& b,
                 const Matrix<Kokkos::HostSpace>& c) {
     check_matmul_arguments<Kokkos::DefaultHostExecutionSpace>(a, b, c);
-    const int m = dimension(c.extent(0)), n = dimension(a.extent(1)), p = dimension(c.extent(1));
+    const int m = detail::blas_dimension(c.extent(0)), n = detail::blas_dimension(a.extent(1)),
+              p = detail::blas_dimension(c.extent(1));
     if (m == 0 || p == 0) return;
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, p, n, 1.0f, a.data(), n > 0 ? n : 1, b.data(),
                 p, 0.0f, c.data(), p);
-  }
-
- private:
-  static int dimension(std::size_t extent) {
-    if (extent > static_cast<std::size_t>(INT32_MAX)) throw std::invalid_argument("BLAS: a dimension above 2^31");
-    return static_cast<int>(extent);
   }
 };
 #endif
@@ -72,7 +75,8 @@ class VendorGemm<Kokkos::Cuda> {
   template <class Memory>
   void multiply(const Kokkos::Cuda& exec, const Matrix<Memory>& a, const Matrix<Memory>& b, const Matrix<Memory>& c) {
     check_matmul_arguments<Kokkos::Cuda>(a, b, c);
-    const int m = static_cast<int>(c.extent(0)), n = static_cast<int>(a.extent(1)), p = static_cast<int>(c.extent(1));
+    const int m = detail::blas_dimension(c.extent(0)), n = detail::blas_dimension(a.extent(1)),
+              p = detail::blas_dimension(c.extent(1));
     if (m == 0 || p == 0) return;
     const float one = 1, zero = 0;
     cublasSetStream(handle_, exec.cuda_stream());

@@ -37,6 +37,14 @@ KOKKOS_INLINE_FUNCTION bool inside_quarter_disc(std::uint64_t bits) {
   return x * x + y * y <= 1.0f;
 }
 
+// Points inside the quarter disc among `samples` drawn from one generator.
+template <class Generator>
+KOKKOS_INLINE_FUNCTION Count count_stream(Generator& generator, Index samples) {
+  Count inside = 0;
+  for (Index k = 0; k < samples; ++k) inside += inside_quarter_disc(generator.urand64());
+  return inside;
+}
+
 // Points inside the quarter disc, `samples_per_stream` from each of the pool's first `streams`
 // states, into the rank-0 View `inside`. Stream s always draws from state s: the pool's
 // get_state() without an index hands a thread whichever state is free, and which stream
@@ -54,10 +62,8 @@ void count_inside(const ExecSpace& exec, const Pool& pool, int streams, Index sa
         "nbk::pi::count_inside", Kokkos::RangePolicy<ExecSpace>(exec, 0, streams),
         KOKKOS_LAMBDA(int stream, Count& total) {
           auto generator = pool.get_state(stream);
-          Count mine = 0;
-          for (Index k = 0; k < samples_per_stream; ++k) mine += inside_quarter_disc(generator.urand64());
+          total += count_stream(generator, samples_per_stream);
           pool.free_state(generator);
-          total += mine;
         },
         inside);
   } else {
@@ -76,7 +82,7 @@ void count_inside(const ExecSpace& exec, const Pool& pool, int streams, Index sa
               mine += inside_quarter_disc(one.urand64()) + inside_quarter_disc(other.urand64());
             pool.free_state(other);
           } else {
-            for (Index k = 0; k < samples_per_stream; ++k) mine += inside_quarter_disc(one.urand64());
+            mine = count_stream(one, samples_per_stream);
           }
           pool.free_state(one);
           total += mine;
