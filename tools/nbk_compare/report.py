@@ -267,6 +267,11 @@ _RESULT_HIDDEN = {"reason", "bytes_per_call", "elements", "repetitions", "moves"
                   "mismatches", "calls"}
 
 
+def _gflops(value):
+    """An FMA probe's rate; records from before the probe have none."""
+    return f"{value:.1f}" if isinstance(value, (int, float)) else "-"
+
+
 def _is_experiment_run(data):
     rows = data.get("results")
     return isinstance(rows, list) and bool(rows) and all(isinstance(r, dict) and "variant" in r for r in rows)
@@ -284,10 +289,11 @@ def experiment_tables(doc, data):
     if isinstance(probes, dict) and probes:
         rows = [[space, format_value("gb_per_s", p.get("memcpy_gb_per_s")), format_value("gb_per_s", p.get("copy_gb_per_s")),
                  format_value("gb_per_s", p.get("triad_gb_per_s")), str(p.get("memcpy", "-")),
+                 _gflops(p.get("fma_f32_gflop_per_s")), _gflops(p.get("fma_f64_gflop_per_s")),
                  format_value("verified", p.get("verified"))]
                 for space, p in probes.items() if isinstance(p, dict)]
-        doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "probes verified"], rows,
-                  right=[1, 2, 3])
+        doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "FMA f32 GFLOP/s",
+                   "FMA f64 GFLOP/s", "probes verified"], rows, right=[1, 2, 3, 5, 6])
     results = data["results"]
     extra = []
     for r in results:
@@ -310,7 +316,8 @@ def experiment_tables(doc, data):
             frac = t.get("fraction_of_link")
             row += [format_value("best_s", t.get("best_s")), format_value("gb_per_s", t.get("gb_per_s")),
                     cmpmod.format_pct(frac) if isinstance(frac, (int, float)) else "-"]
-        row += [format_value(k, r.get(k)) for k in extra]
+        row += [cmpmod.format_pct(r[k]) if k.startswith("fraction_of") and isinstance(r.get(k), (int, float))
+                else format_value(k, r.get(k)) for k in extra]
         row.append(str(r.get("check") or (f"skipped: {r['reason']}" if r.get("reason") else r.get("status", "-"))))
         rows.append(row)
     doc.table(headers, rows, right=range(3, len(headers) - 1))

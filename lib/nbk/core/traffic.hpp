@@ -12,6 +12,7 @@ struct Traffic {
   std::uint64_t bytes_read = 0;
   std::uint64_t bytes_written = 0;
   std::uint64_t flops = 0;  // 0: not a figure of merit for this kernel
+  int flop_bytes = 0;       // the precision of those flops: 4 (float) or 8 (double)
 
   constexpr std::uint64_t total() const { return bytes_read + bytes_written; }
   // Decimal GB/s, the unit of vendor bandwidth figures.
@@ -22,6 +23,14 @@ struct Traffic {
     return seconds > 0 ? static_cast<double>(flops) / seconds * 1e-9 : 0.0;
   }
 };
+
+// `t` with `flops_per_element` operations in T on each of n elements (lib/nbk/core/flop_count.hpp).
+template <class T>
+constexpr Traffic with_flops(Traffic t, std::uint64_t n, std::uint64_t flops_per_element) {
+  t.flops = n * flops_per_element;
+  t.flop_bytes = sizeof(T);
+  return t;
+}
 
 // a[i] += 1: read and write every element once.
 template <class T>
@@ -36,7 +45,7 @@ constexpr Traffic copy_traffic(std::uint64_t n) {
 // a[i] = b[i] + s * c[i]
 template <class T>
 constexpr Traffic triad_traffic(std::uint64_t n) {
-  return {2 * n * sizeof(T), n * sizeof(T), 2 * n};
+  return {2 * n * sizeof(T), n * sizeof(T), 2 * n, sizeof(T)};
 }
 // sum of a[i]: read once, write nothing that scales with n.
 template <class T>

@@ -260,7 +260,8 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   std::vector<std::string> headers = {"variant", "space"};
   if (show_size) headers.push_back("size");
   for (const char* h : {"first", "best", "median", "GB/s", "% copy", "% memcpy"}) headers.push_back(h);
-  if (any_flops) headers.push_back("GFLOP/s");
+  if (any_flops)
+    for (const char* h : {"GFLOP/s", "% FMA"}) headers.push_back(h);
   if (experiment.rate_in_elements) headers.push_back("Gelem/s");
   if (any_speedup) headers.push_back("speed-up");
   if (any_transfers)
@@ -290,7 +291,10 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
     row.push_back(over_link ? "-" : percent_of(Basis::kokkos_copy, r.traffic, best, probes, space));
     row.push_back(over_link ? percent_of(Basis::link, r.traffic, best, probes, space) + " link"
                             : percent_of(Basis::vendor_copy, r.traffic, best, probes, space));
-    if (any_flops) row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
+    if (any_flops) {
+      row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
+      row.push_back(percent_of(Basis::fma_peak, r.traffic, best, probes, space));
+    }
     if (experiment.rate_in_elements) row.push_back(fmt::format("{:.3f}", elements_per_s(r.size, best) * 1e-9));
     if (any_speedup) {
       const auto speedup = speedup_of(r, results);
@@ -319,6 +323,9 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
       "the Kokkos copy probe of the space that runs it, % memcpy by the copy outside Kokkos (host code: by\n"
       "the serial figures).",
       repetitions, bytes_text(results));
+  if (any_flops)
+    out << " GFLOP/s counts the kernel's floating-point operations (elementary functions by the\n"
+           "weights of lib/nbk/core/flop_count.hpp); % FMA divides by the FMA probe of the space in the same precision.";
   if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
   if (any_speedup)
     out << " speed-up: the best time of the variant a row is compared with (the documents' baseline), at\n"
@@ -411,6 +418,8 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
   if (r.traffic.flops) {
     row["flops_per_call"] = r.traffic.flops;
     row["gflop_per_s"] = r.traffic.gflop_per_s(r.steady.best);
+    row["flop_precision"] = r.traffic.flop_bytes == sizeof(double) ? "f64" : "f32";
+    row["fraction_of_fma_peak"] = or_null(fraction_of(Basis::fma_peak, r.traffic, r.steady.best, probes, space));
   }
   if (r.with_transfers.repetitions > 0)
     row["with_transfers"] = {{"first_s", r.with_transfers.first},

@@ -120,6 +120,8 @@ void sum_over_ranks(Probes& probes, const std::set<std::string>& spaces) {
     p.copy_gb_per_s = ranks::sum(p.copy_gb_per_s);
     p.triad_gb_per_s = ranks::sum(p.triad_gb_per_s);
     p.memcpy_gb_per_s = ranks::sum(p.memcpy_gb_per_s);
+    p.fma_f32.gflop_per_s = ranks::sum(p.fma_f32.gflop_per_s);
+    p.fma_f64.gflop_per_s = ranks::sum(p.fma_f64.gflop_per_s);
     p.verified = ranks::all(p.verified);
     if (ranks::all(p.link.has_value()) && p.link)
       for (double* rate : {&p.link->h2d_pageable, &p.link->h2d_pinned, &p.link->d2h_pageable, &p.link->d2h_pinned})

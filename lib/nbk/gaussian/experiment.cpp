@@ -88,7 +88,7 @@ exp::Experiment gaussian() {
   e.size_help = "The document's 10^6.";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{1025}};
   e.seeded = true;
-  e.traffic = [](const Size& s) { return map_traffic<float>(s.elements(), 1); };
+  e.traffic = [](const Size& s) { return with_flops<float>(map_traffic<float>(s.elements(), 1), s.elements(), gaussian::pdf_flops); };
   e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * (sizeof(float) + 8 + 8); };
   e.make_problem = [](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();

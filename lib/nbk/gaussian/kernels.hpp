@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/flop_count.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::gaussian {
@@ -17,6 +18,9 @@ template <class T>
 KOKKOS_INLINE_FUNCTION constexpr T sqrt_2pi() {
   return T(2.5066282746310002);
 }
+
+// -, /, two *, exp, *, /
+inline constexpr std::uint64_t pdf_flops = 6 * flop_count::arithmetic + flop_count::exp;
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T pdf(T x, T mean, T sigma) {

@@ -256,6 +256,7 @@ exp::Experiment matmul() {
     t.bytes_read = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}});
     t.bytes_written = bytes_of({{rows(s), columns(s)}});
     t.flops = 2 * static_cast<std::uint64_t>(s.elements());  // m n p < 2^63 (parse_size)
+    t.flop_bytes = sizeof(float);
     return t;
   };
   e.problem_bytes = [](const Size& s) {

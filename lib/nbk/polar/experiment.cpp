@@ -98,7 +98,7 @@ exp::Experiment polar() {
   e.size_help = "Ours: 10^6 pairs of points (the document never calls the ufunc).";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{1025}};
   e.seeded = true;
-  e.traffic = [](const Size& s) { return map_traffic<float>(s.elements(), 4); };
+  e.traffic = [](const Size& s) { return with_flops<float>(map_traffic<float>(s.elements(), 4), s.elements(), polar::distance_flops); };
   e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * (4 * sizeof(float) + 8 + 32); };
   e.make_problem = [](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();

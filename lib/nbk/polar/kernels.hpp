@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/flop_count.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::polar {
@@ -20,6 +21,9 @@ template <class T>
 KOKKOS_INLINE_FUNCTION Point<T> to_cartesian(T rho, T theta) {
   return {rho * nbk::math::cos(theta), rho * nbk::math::sin(theta)};
 }
+
+// Two points' cos, sin and two *, then two -, two *, + and sqrt.
+inline constexpr std::uint64_t distance_flops = 2 * (flop_count::cos + flop_count::sin) + 10 * flop_count::arithmetic;
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T distance(T rho1, T theta1, T rho2, T theta2) {

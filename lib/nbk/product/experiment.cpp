@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "nbk/core/exact_sum.hpp"
+#include "nbk/core/flop_count.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/core/vendor_reduce.hpp"
@@ -137,6 +138,10 @@ void add_variants(std::vector<exp::Variant>& variants) {
     v.document = row.document;
     if (row.kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
     v.footprint = exp::arrays_of<Space, double>(1);
+    if (row.kind == Kind::log_sum)  // a log and an add per element: bound by arithmetic on a CPU
+      v.traffic = [](const Size& s) {
+        return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
+      };
     v.make = exp::case_of<OnSpace<Space>, Problem>(row.kind);
     variants.push_back(exp::on<Space>(v));
   }

@@ -15,7 +15,8 @@ constexpr std::int64_t max_repetitions = 1000;
 }  // namespace
 
 void add_probe_size_option(CLI::App& app, std::string& text) {
-  app.add_option("--probe-size", text, "doubles per array of the bandwidth probe (default 2^25 on a CPU, 2^27 on a GPU)");
+  app.add_option("--probe-size", text, "doubles per array of the bandwidth probe (default 2^25 on a CPU, 2^27 on a GPU); "
+                 "a size given also scales the FMA probe to 2^7 flops per double");
 }
 
 std::int64_t parse_probe_size(const std::string& text) {

@@ -11,12 +11,14 @@ namespace nbk {
 
 void print_probe_table(std::ostream& out, const Probes& probes) {
   if (probes.empty()) return;
-  Table table({"space", "Kokkos copy GB/s", "Kokkos triad GB/s", "outside Kokkos: copy GB/s", "by", "arrays", "check"});
+  Table table({"space", "Kokkos copy GB/s", "Kokkos triad GB/s", "outside Kokkos: copy GB/s", "by", "arrays",
+               "FMA f32 GFLOP/s", "FMA f64 GFLOP/s", "check"});
   bool any_link = false;
   for (const auto& [space, probe] : probes) {
     table.add_row({space, fmt::format("{:.1f}", probe.copy_gb_per_s), fmt::format("{:.1f}", probe.triad_gb_per_s),
                    fmt::format("{:.1f}", probe.memcpy_gb_per_s), probe.memcpy_name,
                    fmt::format("3 x {}", format_bytes(static_cast<std::uint64_t>(probe.elements) * sizeof(double))),
+                   fmt::format("{:.1f}", probe.fma_f32.gflop_per_s), fmt::format("{:.1f}", probe.fma_f64.gflop_per_s),
                    probe.verified ? "ok" : "FAILED"});
     any_link = any_link || probe.link.has_value();
   }
@@ -33,15 +35,24 @@ void print_probe_table(std::ostream& out, const Probes& probes) {
     out << "Host<->device link (cudaMemcpy, best of " << probes.begin()->second.repetitions << "):\n";
     link.print(out);
   }
-  out << '\n';
+  out << "FMA: independent chains of x = x * a + b per work item, no memory traffic, 2 flops each (where the\n"
+         "host code has no FMA instruction, a multiply and an add): the arithmetic limit of the space.\n\n";
 }
 
 std::optional<double> fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
                                   const std::string& space) {
   const auto probe = probes.find(space);
-  if (probe == probes.end() || seconds <= 0 || traffic.total() == 0) return std::nullopt;  // no bytes: no fraction
+  if (probe == probes.end() || seconds <= 0) return std::nullopt;
   const ProbeResult& p = probe->second;
+  if (basis == Basis::fma_peak) {
+    const FmaThroughput& peak = traffic.flop_bytes == sizeof(double) ? p.fma_f64 : p.fma_f32;
+    if (traffic.flops == 0 || traffic.flop_bytes == 0 || peak.gflop_per_s <= 0) return std::nullopt;
+    return traffic.gflop_per_s(seconds) / peak.gflop_per_s;
+  }
+  if (traffic.total() == 0) return std::nullopt;  // no bytes: no fraction
   switch (basis) {
+    case Basis::fma_peak:
+      return std::nullopt;  // above
     case Basis::kokkos_copy:
       return p.copy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.copy_gb_per_s : std::optional<double>{};
     case Basis::vendor_copy:
@@ -72,6 +83,9 @@ nlohmann::json probes_json(const Probes& probes) {
                   {"memcpy", probe.memcpy_name},
                   {"elements_per_array", probe.elements},
                   {"repetitions", probe.repetitions},
+                  {"fma_f32_gflop_per_s", probe.fma_f32.gflop_per_s},
+                  {"fma_f64_gflop_per_s", probe.fma_f64.gflop_per_s},
+                  {"fma_flops_per_run", {{"f32", probe.fma_f32.flops}, {"f64", probe.fma_f64.flops}}},
                   {"verified", probe.verified}};
     if (probe.link)
       doc[space]["link"] = {{"bytes", probe.link->bytes},

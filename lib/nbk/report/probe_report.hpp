@@ -32,7 +32,12 @@ inline Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t ele
     if (is_device_space_v<Space> && !device_shortfall(3 * sizeof(double) * static_cast<std::uint64_t>(n)).empty())
       return;
     std::cerr << "probing " << name << " ...\n";
-    probes[name] = probe_bandwidth(Space(), n);
+    ProbeResult& probe = probes[name] = probe_bandwidth(Space(), n);
+    // A probe size given (the tests' small runs) scales the FMA probe down with it.
+    const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
+    probe.fma_f32 = probe_fma<Space, float>(Space(), flops, probe.repetitions);
+    probe.fma_f64 = probe_fma<Space, double>(Space(), flops, probe.repetitions);
+    probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified;
   });
   return probes;
 }
@@ -44,6 +49,7 @@ enum class Basis {
   kokkos_copy,  // the Kokkos copy probe of the space
   vendor_copy,  // the copy outside Kokkos (cudaMemcpy, std::memcpy)
   link,         // host<->device over pageable memory: reads go up, writes come back
+  fma_peak,     // the FMA probe of the space in the precision of the kernel's flops
 };
 // "57%" of the basis for `traffic` done in `seconds` on `space`, or "-" when that was not
 // measured.

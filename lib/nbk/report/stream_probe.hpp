@@ -21,6 +21,7 @@
 #include "nbk/core/timer.hpp"
 #include "nbk/core/traffic.hpp"
 #include "nbk/core/verify.hpp"
+#include "nbk/report/fma_probe.hpp"
 
 #if defined(KOKKOS_ENABLE_OPENMP)
 #include <omp.h>
@@ -42,6 +43,7 @@ struct ProbeResult {
   double memcpy_gb_per_s = 0;  // the copy outside Kokkos, best run
   std::string memcpy_name;     // what that copy is
   std::optional<LinkBandwidth> link;  // device spaces only
+  FmaThroughput fma_f32, fma_f64;     // the arithmetic limit beside the memory one
   bool verified = false;
 };
 

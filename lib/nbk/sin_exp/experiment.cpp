@@ -65,7 +65,7 @@ template <class T>
 const char* precision() { return std::is_same_v<T, float> ? "f32" : "f64"; }
 
 template <class T>
-Traffic traffic(const Size& s) { return binary_map_traffic<T>(s.elements()); }
+Traffic traffic(const Size& s) { return with_flops<T>(binary_map_traffic<T>(s.elements()), s.elements(), sin_exp::sin_exp_flops); }
 
 template <class Space, class T>
 exp::Variant on_space() {

@@ -7,9 +7,12 @@
 #include <type_traits>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/flop_count.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::sin_exp {
+
+inline constexpr std::uint64_t sin_exp_flops = flop_count::sin + flop_count::exp + flop_count::arithmetic;
 
 template <class ExecSpace, class X, class Z>
 void sin_exp(const ExecSpace& exec, const X& x, const X& y, const Z& z) {
