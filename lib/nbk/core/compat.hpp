@@ -138,7 +138,23 @@ using kokkos_math::fabs;
 using kokkos_math::fmax;
 using kokkos_math::fmin;
 using kokkos_math::sqrt;
-#if defined(NBK_HOST_VECTOR_MATH)
+#if defined(NBK_HOST_VECTOR_MATH) && defined(KOKKOS_ENABLE_CUDA)
+// One inline function, compiled for the host and for the device: each takes its own library.
+#if defined(__CUDA_ARCH__)
+#define NBK_HOST_OR_DEVICE(name, x) return kokkos_math::name(x)
+#else
+#define NBK_HOST_OR_DEVICE(name, x) return host_math::name(x)
+#endif
+KOKKOS_INLINE_FUNCTION float exp(float x) { NBK_HOST_OR_DEVICE(exp, x); }
+KOKKOS_INLINE_FUNCTION float log(float x) { NBK_HOST_OR_DEVICE(log, x); }
+KOKKOS_INLINE_FUNCTION float sin(float x) { NBK_HOST_OR_DEVICE(sin, x); }
+KOKKOS_INLINE_FUNCTION float cos(float x) { NBK_HOST_OR_DEVICE(cos, x); }
+KOKKOS_INLINE_FUNCTION double exp(double x) { NBK_HOST_OR_DEVICE(exp, x); }
+KOKKOS_INLINE_FUNCTION double log(double x) { NBK_HOST_OR_DEVICE(log, x); }
+KOKKOS_INLINE_FUNCTION double sin(double x) { NBK_HOST_OR_DEVICE(sin, x); }
+KOKKOS_INLINE_FUNCTION double cos(double x) { NBK_HOST_OR_DEVICE(cos, x); }
+#undef NBK_HOST_OR_DEVICE
+#elif defined(NBK_HOST_VECTOR_MATH)
 using host_math::cos;
 using host_math::exp;
 using host_math::log;
