@@ -22,24 +22,24 @@ using Matrix = Kokkos::View<float**, Kokkos::LayoutRight, Memory>;
 // The tile of C a team computes (rows x cols), the depth of k staged at a time, and the
 // block of C one thread keeps in registers (block_rows x block_cols). Compile-time, so the
 // register block's loops have constant trip counts and unroll into registers.
-// On a CPU (the default): a team is one thread. Its 64 x 256 tile of A (64 KiB) and 256 x 128
-// tile of B (128 KiB) stay in L2; it runs down the tile's rows, each row of 128 floats of C in
-// vector registers, as many as the target has, for the 256-deep stage (a broadcast of A times a row of B per k, the
-// contiguous inner loop), in a scratch copy of C's tile between stages. Blocks of several rows
-// (4 x 32, 8 x 16) ran at a third to a half of that as GCC 12 compiled them here.
+// On a CPU (the default): a team is one thread, with a tile of A (rows x 256) and of B
+// (256 x 128) staged for each 256-deep step, and C's tile in scratch between steps. It runs
+// down each column of register blocks (block_rows rows of two vectors' width: AVX-512 8 x 32,
+// AVX2 6 x 16, 12-16 accumulators and room for a row of B and a broadcast of A), so that the
+// column's 256-deep panel of B stays in L1 while every block of it is computed
+// (multiply_block_on_host). Blocks of one row, or arrays GCC 12 kept in memory, ran at
+// 40-60% of this.
 template <class ExecSpace>
 struct TileShape {
-  static constexpr int rows = 64, cols = 128, depth = 256;
-  // Vectors of the widest the host code targets: 8 rows of 2 vectors is 16 of AVX-512's 32
-  // registers, 8 rows of 2 AVX2 vectors 16 of its 16 (GCC then spills a little).
 #if defined(__AVX512F__)
-  static constexpr int vector_bytes = 64;
+  static constexpr int vector_bytes = 64, block_rows = 8;
 #elif defined(__AVX__)
-  static constexpr int vector_bytes = 32;
+  static constexpr int vector_bytes = 32, block_rows = 6;
 #else
-  static constexpr int vector_bytes = 16;
+  static constexpr int vector_bytes = 16, block_rows = 6;
 #endif
-  static constexpr int block_rows = 8, block_cols = 2 * vector_bytes / 4;
+  static constexpr int rows = 8 * block_rows, cols = 128, depth = 256;
+  static constexpr int block_cols = 2 * vector_bytes / 4;
   static constexpr int threads = 1;
   // One block per thread, kept in registers across every stage (no scratch C tile).
   static constexpr bool one_block_per_thread = false;
@@ -224,7 +224,7 @@ KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const 
       stage<Shape::depth, Shape::cols, true>(team, bs, b, k0, j0);
       team.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, blocks), [&](int block) {
-        // Down a column of blocks first: its 256-deep panel of B (32 KiB) stays in L1 for all of them.
+        // Down a column of blocks first: its 256-deep panel of B (16-32 KiB) stays in L1 for all of them.
         constexpr int block_rows_per_tile = Shape::rows / Shape::block_rows;
         const int row = block % block_rows_per_tile * Shape::block_rows, col = block / block_rows_per_tile * Shape::block_cols;
         multiply_block_on_host<Shape>(&cs(row, col), &as(row, 0), &bs(0, col));
