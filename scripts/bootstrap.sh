@@ -11,7 +11,7 @@
 #      changes the build (Kokkos version and source, options, GPU architectures, host
 #      compiler, CMake, Ninja, nvcc, the patch), so a second run costs nothing and an
 #      upgraded toolchain gets a fresh install instead of an old one.
-# Prints one line per flavour on stdout, "<flavour> <Kokkos_ROOT to configure with>"; the
+# Prints one line per flavour on stdout, "<flavour> <version> <Kokkos_ROOT to configure with>"; the
 # presets find the default choice's installs by themselves ($NBK_CACHE/kokkos/<flavour>).
 #
 # Usage: scripts/bootstrap.sh [serial|openmp|cuda|debug|mpi|host|all]...   (default: host)
@@ -152,7 +152,7 @@ build_flavour() {
   if [[ -f "$prefix/.complete" ]]; then
     [[ -z $link ]] || ln -sfn "$prefix" "$link"
     log "Kokkos $kokkos_version $flavour: cached at $prefix"
-    echo "$flavour ${link:-$prefix}"
+    echo "$flavour $kokkos_version ${link:-$prefix}"
     return
   fi
   local extra=()
@@ -162,7 +162,7 @@ build_flavour() {
     export CUDA_ROOT="$cuda_root"
     extra=(-DCMAKE_CXX_COMPILER="$src/bin/nvcc_wrapper")
   fi
-  log "building Kokkos $kokkos_version $flavour ($kokkos_origin source $src; $options)"
+  log "building Kokkos $kokkos_version $flavour from $src ($options)"
   local build="$NBK_CACHE/build/kokkos-$flavour-$key"
   rm -rf "$build" "$prefix"; mkdir -p "$NBK_CACHE/build"
   # shellcheck disable=SC2086
@@ -185,7 +185,7 @@ EOF
   [[ -z $link ]] || ln -sfn "$prefix" "$link"
   rm -rf "$build"
   log "Kokkos $kokkos_version $flavour: installed at $prefix"
-  echo "$flavour ${link:-$prefix}"
+  echo "$flavour $kokkos_version ${link:-$prefix}"
 }
 
 install_packages
@@ -193,10 +193,10 @@ choose_kokkos_source
 mapfile -t flavours < <(printf '%s\n' "${flavours[@]}" | awk '!seen[$0]++')  # mpi and openmp share one
 if [[ $kokkos_origin == root ]]; then
   log "Kokkos $kokkos_version from Kokkos_ROOT=$Kokkos_ROOT: none built"
-  for f in "${flavours[@]}"; do echo "$f $Kokkos_ROOT"; done
+  for f in "${flavours[@]}"; do echo "$f $kokkos_version $Kokkos_ROOT"; done
   exit 0
 fi
-log "Kokkos $kokkos_version from the $kokkos_origin source${NBK_KOKKOS_SOURCE:+ $NBK_KOKKOS_SOURCE}${patch_file:+, patched with ${patch_file#"$repo"/}}"
+log "Kokkos $kokkos_version from $(origin_text)${patch_file:+, patched with ${patch_file#"$repo"/}}"
 
 cuda_root="" cuda_arch=""
 if [[ " ${flavours[*]} " == *" cuda "* ]]; then

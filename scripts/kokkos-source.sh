@@ -19,6 +19,16 @@ release_sha256=b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a
 debian_version=3.4.01
 trilinos_source=trilinos   # Debian source package that carries packages/kokkos
 
+# Where the chosen Kokkos comes from, in words for the log.
+origin_text() {
+  case $kokkos_origin in
+    root)    echo "Kokkos_ROOT=$Kokkos_ROOT" ;;
+    source)  echo "NBK_KOKKOS_SOURCE=$NBK_KOKKOS_SOURCE" ;;
+    release) echo "the release tarball ($release_url)" ;;
+    debian)  echo "Debian's $trilinos_source source package" ;;
+  esac
+}
+
 # Kokkos' version as its releases name it (4.6.01), read from a source tree.
 tree_version() {
   local f=$1/CMakeLists.txt major minor patch
@@ -54,7 +64,7 @@ extracted_tarball() {
   [[ -f "$dest/.complete" ]] && { echo "$dest"; return; }
   mkdir -p "$NBK_CACHE/src"
   local work; work=$(mktemp -d "$NBK_CACHE/src/.extract.XXXXXX")
-  tar -xf "$tarball" -C "$work" || { rm -rf "$work"; usage_error "NBK_KOKKOS_SOURCE=$tarball: not a tarball tar can extract"; }
+  tar -xf "$tarball" -C "$work" 2>/dev/null || { rm -rf "$work"; usage_error "NBK_KOKKOS_SOURCE=$tarball: not a tarball tar can extract"; }
   local trees=("$work"/*/CMakeLists.txt)
   [[ -f ${trees[0]} && ${#trees[@]} == 1 ]] ||
     { rm -rf "$work"; usage_error "NBK_KOKKOS_SOURCE=$tarball: expected one top folder holding a Kokkos source"; }
@@ -143,17 +153,17 @@ choose_kokkos_source() {
 # (*.sources: "Types: deb" -> "Types: deb-src") and classic one-line lists
 # (sources.list and *.list: "deb URI ..." -> "deb-src URI ..."), whichever the machine has.
 write_deb_src_lists() {
-  local parts=$1 f n=0
-  for f in /etc/apt/sources.list.d/*.sources; do
+  local parts=$1 etc=${2:-/etc/apt} f n=0
+  for f in "$etc"/sources.list.d/*.sources; do
     [[ -f $f ]] || continue
     sed -E 's/^Types:.*/Types: deb-src/' "$f" > "$parts/src$((n++)).sources"
   done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+  for f in "$etc"/sources.list "$etc"/sources.list.d/*.list; do
     [[ -f $f ]] || continue
     sed -nE 's/^[[:space:]]*deb[[:space:]]+/deb-src /p' "$f" > "$parts/src$((n++)).list"
   done
   grep -qsE '^(Types: deb-src|deb-src )' "$parts"/* ||
-    die "no Debian apt source found (/etc/apt/sources.list.d/*.sources or /etc/apt/sources.list) to derive a deb-src list from"
+    die "no Debian apt source found ($etc/sources.list.d/*.sources or $etc/sources.list) to derive a deb-src list from"
 }
 
 # Kokkos as Debian ships it, extracted once and never patched. Fetched through apt with a
