@@ -36,5 +36,10 @@ for preset in "${presets[@]}"; do
   failed=$((failed + bad))
   ((rc == 0)) || log "preset $preset: ctest exited with $rc"
 done
-echo "tests: $passed passed, $failed failed" | tee build/test-summary.txt
+# (build/test-summary.txt; with a Kokkos the user named, build/test-summary-kokkos-<version>.txt)
+summary_file=build/test-summary.txt
+if [[ -n "${Kokkos_ROOT:-}${NBK_KOKKOS_SOURCE:-}" ]]; then
+  summary_file="build/test-summary-kokkos-${NBK_KOKKOS_VERSION[$(nbk_flavour "${presets[0]}")]}.txt"
+fi
+echo "tests: $passed passed, $failed failed (Kokkos ${NBK_KOKKOS_VERSION[$(nbk_flavour "${presets[0]}")]})" | tee "$summary_file"
 ((failed == 0))
