@@ -127,7 +127,10 @@ choose_kokkos_source() {
     [[ -d $Kokkos_ROOT ]] || usage_error "Kokkos_ROOT=$Kokkos_ROOT: no such folder"
     local config; config=$(ls "$Kokkos_ROOT"/lib*/cmake/Kokkos/KokkosConfigVersion.cmake 2>/dev/null | head -1 || true)
     [[ -n $config ]] || usage_error "Kokkos_ROOT=$Kokkos_ROOT: not a Kokkos install (no lib*/cmake/Kokkos/KokkosConfigVersion.cmake)"
-    kokkos_version=$(sed -nE 's/^ *set\(PACKAGE_VERSION "([^"]+)"\).*/\1/p' "$config" | head -1)
+    # CMake spells it 4.6.1; releases, the cache and the build folders 4.6.01.
+    local parts; IFS=. read -r -a parts <<<"$(sed -nE 's/^ *set\(PACKAGE_VERSION "([^"]+)"\).*/\1/p' "$config" | head -1)"
+    ((${#parts[@]} == 3)) || usage_error "Kokkos_ROOT=$Kokkos_ROOT: no version in $config"
+    kokkos_version=$(printf '%d.%d.%02d' "${parts[0]}" "${parts[1]}" "$((10#${parts[2]}))")
     kokkos_origin=root
     return
   fi

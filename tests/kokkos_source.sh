@@ -41,7 +41,7 @@ expect_usage_error "Kokkos_ROOT=$tmp/nowhere: no such folder" Kokkos_ROOT="$tmp/
 mkdir -p "$tmp/root/lib/cmake/Kokkos"
 echo 'set(PACKAGE_VERSION "4.6.1")' > "$tmp/root/lib/cmake/Kokkos/KokkosConfigVersion.cmake"
 out=$(NBK_NO_APT=1 NBK_CACHE="$tmp/cache" Kokkos_ROOT="$tmp/root" bash "$repo/scripts/bootstrap.sh" mpi serial 2>/dev/null)
-[[ $out == "openmp 4.6.1 $tmp/root"$'\n'"serial 4.6.1 $tmp/root" ]] || fail "Kokkos_ROOT: printed '$out'"
+[[ $out == "openmp 4.6.01 $tmp/root"$'\n'"serial 4.6.01 $tmp/root" ]] || fail "Kokkos_ROOT: printed '$out'"
 [[ ! -e $tmp/cache/kokkos ]] || fail "Kokkos_ROOT: the bootstrap built or linked a Kokkos"
 
 # deb-src lists from both forms of apt sources.
