@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Installs everything the build needs on a fresh Debian 12 machine:
 #   1. the Debian packages (compilers' helpers, test/bench/CLI/JSON/format libraries);
-#   2. Kokkos 3.4.01, taken from Debian's `trilinos` source package (the only Kokkos
-#      in the archive whose source we can build with OpenMP and CUDA), patched with
-#      cmake/patches/kokkos-3.4.01-cuda13.patch (CUDA 13, Hopper, launch shape);
+#   2. a Kokkos source, chosen in one place (scripts/kokkos-source.sh): your installed Kokkos
+#      (Kokkos_ROOT: nothing is built), your tarball or folder (NBK_KOKKOS_SOURCE), the
+#      pinned release 4.6.01 (cached, or downloaded with its sha256 where the network allows),
+#      else Kokkos 3.4.01 from Debian's `trilinos` source package; patched with
+#      cmake/patches/kokkos-<version>-cuda13.patch where there is one (CUDA 13, Hopper,
+#      launch shape);
 #   3. one Kokkos install per backend flavour under a cache directory keyed by all that
-#      changes the build (Kokkos version, options, GPU architectures, host compiler,
-#      CMake, Ninja, nvcc, the patch), so a second run costs nothing and an upgraded
-#      toolchain gets a fresh install instead of an old one.
+#      changes the build (Kokkos version and source, options, GPU architectures, host
+#      compiler, CMake, Ninja, nvcc, the patch), so a second run costs nothing and an
+#      upgraded toolchain gets a fresh install instead of an old one.
+# Prints one line per flavour on stdout, "<flavour> <version> <Kokkos_ROOT to configure with>"; the
+# presets find the default choice's installs by themselves ($NBK_CACHE/kokkos/<flavour>).
 #
 # Usage: scripts/bootstrap.sh [serial|openmp|cuda|debug|mpi|host|all]...   (default: host)
 #   host = serial openmp debug; all = host + cuda; mpi = the openmp flavour plus Debian's
@@ -21,6 +26,14 @@
 #                  those of the GPUs nvidia-smi lists, else (no GPU: CI, this VM) 80,90.
 #                  Kokkos 3.4 knows 75, 80, 86 and (patched) 90; a list starting at
 #                  another one also carries the nearest older one it knows.
+#                  (Kokkos 4.x knows 75, 80, 86, 89, 90, 100 and 120.)
+#   Kokkos_ROOT    an installed Kokkos: the packages only, no Kokkos built
+#   NBK_KOKKOS_SOURCE  a Kokkos source tarball or folder to build (NBK_KOKKOS_SHA256: the
+#                  tarball's sha256, checked); its installs get their own cache keys and
+#                  never replace the presets' default ones
+#   NBK_KOKKOS_DOWNLOAD  0: do not download the pinned release (CI's Kokkos 3.4 runs)
+#   NBK_KOKKOS_OPTIONS   further CMake options for Kokkos (part of the cache key); 4.x is
+#                  built with -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF unless they say ON
 #   CUDA_HOME, CUDAToolkit_ROOT  the CUDA toolkit for the cuda flavour; without them, nvcc
 #                  on PATH, else /usr/local/cuda. Its nvcc is recorded in the install, so
 #                  later builds need none of these.
@@ -31,9 +44,8 @@ repo="$(cd "$here/.." && pwd)"
 # shellcheck source=scripts/common.sh
 source "$here/common.sh"
 
-kokkos_version=3.4.01
-trilinos_source=trilinos   # Debian source package that carries packages/kokkos
-patch_file="$repo/cmake/patches/kokkos-$kokkos_version-cuda13.patch"
+# shellcheck source=scripts/kokkos-source.sh
+source "$here/kokkos-source.sh"
 fat_cuda_arch=80,90         # A100 and H100/H200 native, PTX 9.0 for anything newer
 
 flavours=()
@@ -44,7 +56,7 @@ for arg in "${@:-host}"; do
     mpi)  flavours+=(openmp); want_mpi=1 ;;
     host) flavours+=(serial openmp debug) ;;
     all)  flavours+=(serial openmp debug cuda) ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "bootstrap: unknown flavour '$arg' (expected serial, openmp, cuda, debug, mpi, host or all)" >&2; exit 2 ;;
   esac
 done
@@ -65,57 +77,6 @@ install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Kokkos as Debian ships it, extracted once and never patched. Fetched through apt with a
-# private deb-src list, so the system's apt configuration is untouched and apt verifies
-# the tarball against the signed index. Built in a scratch directory and renamed into
-# place, so a concurrent or interrupted run never leaves a half tree behind.
-fetch_pristine_source() {
-  local pristine=$1
-  [[ -f "$pristine/.complete" ]] && return
-  mkdir -p "$NBK_CACHE/src"
-  local work; work=$(mktemp -d "$NBK_CACHE/src/.fetch.XXXXXX")
-  mkdir -p "$work/parts" "$work/lists/partial" "$work/dl"
-  local sources=/etc/apt/sources.list.d/debian.sources
-  [[ -f $sources ]] || die "cannot find $sources to derive a deb-src list from"
-  sed 's/^Types:.*/Types: deb-src/' "$sources" > "$work/parts/src.sources"
-  local opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$work/parts"
-              -o "Dir::State::Lists=$work/lists" -o Debug::NoLocking=1)
-  log "fetching Debian source package '$trilinos_source' (Kokkos $kokkos_version lives in it)"
-  apt-get "${opts[@]}" update -qq > "$work/apt.log" 2>&1 ||
-    { cat "$work/apt.log" >&2; die "apt-get update for the deb-src list failed"; }
-  (cd "$work/dl" && apt-get "${opts[@]}" source --download-only "$trilinos_source") >> "$work/apt.log" 2>&1 ||
-    { cat "$work/apt.log" >&2; die "apt-get source $trilinos_source failed"; }
-  local tarball; tarball=$(ls "$work"/dl/"${trilinos_source}"_*.orig.tar.gz)
-  log "extracting packages/kokkos"
-  mkdir -p "$work/x"
-  tar -xzf "$tarball" -C "$work/x" --wildcards '*/packages/kokkos/*'
-  local tree=("$work"/x/*/packages/kokkos)
-  grep -q "set(Kokkos_VERSION_PATCH 01)" "${tree[0]}/CMakeLists.txt" ||
-    die "the $trilinos_source source does not carry Kokkos $kokkos_version (see ${tree[0]}/CMakeLists.txt)"
-  touch "${tree[0]}/.complete"
-  mv -T "${tree[0]}" "$pristine" 2>/dev/null || true   # another run may have won the race
-  rm -rf "$work"
-  [[ -f "$pristine/.complete" ]] || die "could not place the Kokkos source at $pristine"
-}
-
-# The patched source, one tree per patch content: a changed patch gets a fresh tree and
-# never a tree patched with an older version (other checkouts may still build from that).
-kokkos_source() {
-  local pkey; pkey=$(sha1sum < "$patch_file" | cut -c1-10)
-  local src="$NBK_CACHE/src/kokkos-$kokkos_version-patch-$pkey"
-  if [[ -f "$src/.patched" ]]; then echo "$src"; return; fi
-  local pristine="$NBK_CACHE/src/kokkos-$kokkos_version-debian"
-  fetch_pristine_source "$pristine"
-  local work; work=$(mktemp -d "$NBK_CACHE/src/.patch.XXXXXX")
-  cp -a "$pristine/." "$work/"
-  rm -f "$work/.complete"
-  (cd "$work" && patch -p1 -s < "$patch_file") || die "$patch_file does not apply to Kokkos $kokkos_version"
-  touch "$work/.patched"
-  mv -T "$work" "$src" 2>/dev/null || rm -rf "$work"
-  [[ -f "$src/.patched" ]] || die "could not place the patched Kokkos source at $src"
-  echo "$src"
-}
-
 # Compute capabilities of the GPUs here ("90", "80,90"), or nothing without a GPU.
 detected_cuda_arch() {
   command -v nvidia-smi >/dev/null 2>&1 || return 0
@@ -132,8 +93,10 @@ cuda_arch_options() {
   for cc in "${ccs[@]}"; do [[ $cc =~ ^[0-9]+$ ]] || die "NBK_CUDA_ARCH: '$cc' is not a compute capability (like 80 or 90)"; done
   mapfile -t ccs < <(printf '%s\n' "${ccs[@]}" | sort -un)
   ((${#ccs[@]})) || die "NBK_CUDA_ARCH is empty"
-  # Kokkos 3.4 architectures nvcc 13 can still build for (75 and up), and their flags.
+  # The architectures nvcc 13 can still build for (75 and up) that this Kokkos knows (3.4
+  # patched: up to 90; 4.x: up to 120), and their flags.
   local known=(75:TURING75 80:AMPERE80 86:AMPERE86 90:HOPPER90) base="" flag="" k
+  [[ $kokkos_version == 3.* ]] || known=(75:TURING75 80:AMPERE80 86:AMPERE86 89:ADA89 90:HOPPER90 100:BLACKWELL100 120:BLACKWELL120)
   for k in "${known[@]}"; do
     ((${k%%:*} <= ccs[0])) && { base=${k%%:*}; flag=${k#*:}; }
   done
@@ -146,11 +109,16 @@ cuda_arch_options() {
 
 flavour_options() {
   local common=(-DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON)
+  local lambda=-DKokkos_ENABLE_CUDA_LAMBDA=ON   # always on, and deprecated, from 4.0
+  # 4.x without the code deprecated in 4 (what CI tests); NBK_KOKKOS_OPTIONS comes last and
+  # may turn it back on (-DKokkos_ENABLE_DEPRECATED_CODE_4=ON).
+  if [[ $kokkos_version != 3.* ]]; then common+=(-DKokkos_ENABLE_DEPRECATED_CODE_4=OFF); lambda=""; fi
+  local extra=${NBK_KOKKOS_OPTIONS:-}
   case "$1" in
-    serial) echo "${common[*]} -DCMAKE_BUILD_TYPE=Release" ;;
-    openmp) echo "${common[*]} -DCMAKE_BUILD_TYPE=Release -DKokkos_ENABLE_OPENMP=ON" ;;
-    debug)  echo "${common[*]} -DCMAKE_BUILD_TYPE=Debug -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON" ;;
-    cuda)   echo "${common[*]} -DCMAKE_BUILD_TYPE=Release -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON $(cuda_arch_options "$cuda_arch")" ;;
+    serial) echo "${common[*]} -DCMAKE_BUILD_TYPE=Release${extra:+ $extra}" ;;
+    openmp) echo "${common[*]} -DCMAKE_BUILD_TYPE=Release -DKokkos_ENABLE_OPENMP=ON${extra:+ $extra}" ;;
+    debug)  echo "${common[*]} -DCMAKE_BUILD_TYPE=Debug -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON${extra:+ $extra}" ;;
+    cuda)   echo "${common[*]} -DCMAKE_BUILD_TYPE=Release -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON${lambda:+ $lambda} $(cuda_arch_options "$cuda_arch")${extra:+ $extra}" ;;
   esac
 }
 
@@ -171,14 +139,20 @@ toolchain_identity() {
 build_flavour() {
   local flavour=$1 src=$2
   local options; options=$(flavour_options "$flavour")
+  # (Debian's 3.4.01 keeps the key it had before other sources existed: no cache rebuilt.)
   local key; key=$(printf '%s\n' "$kokkos_version" "$options" "$(toolchain_identity "$flavour")" \
-                     "$(cat "$patch_file")" | sha1sum | cut -c1-10)
+                     "$(if [[ -n $patch_file ]]; then cat "$patch_file"; fi)" ${source_key:+"$source_key"} |
+                   sha1sum | cut -c1-10)
   local prefix="$NBK_CACHE/kokkos-$kokkos_version-$flavour-$key"
-  local link="$NBK_CACHE/kokkos/$flavour"
+  # The presets' link follows the default choice (release or Debian), never a source the
+  # user named for one build: other checkouts sharing this cache keep their Kokkos.
+  local link=""
+  [[ $kokkos_origin == source ]] || link="$NBK_CACHE/kokkos/$flavour"
   mkdir -p "$NBK_CACHE/kokkos"
   if [[ -f "$prefix/.complete" ]]; then
-    ln -sfn "$prefix" "$link"
-    log "Kokkos $flavour: cached at $prefix"
+    [[ -z $link ]] || ln -sfn "$prefix" "$link"
+    log "Kokkos $kokkos_version $flavour: cached at $prefix"
+    echo "$flavour $kokkos_version ${link:-$prefix}"
     return
   fi
   local extra=()
@@ -188,7 +162,7 @@ build_flavour() {
     export CUDA_ROOT="$cuda_root"
     extra=(-DCMAKE_CXX_COMPILER="$src/bin/nvcc_wrapper")
   fi
-  log "building Kokkos $flavour ($options)"
+  log "building Kokkos $kokkos_version $flavour from $src ($options)"
   local build="$NBK_CACHE/build/kokkos-$flavour-$key"
   rm -rf "$build" "$prefix"; mkdir -p "$NBK_CACHE/build"
   # shellcheck disable=SC2086
@@ -208,10 +182,21 @@ EOF
     chmod +x "$prefix/bin/nbk-nvcc-wrapper"
   fi
   touch "$prefix/.complete"
-  ln -sfn "$prefix" "$link"
+  [[ -z $link ]] || ln -sfn "$prefix" "$link"
   rm -rf "$build"
-  log "Kokkos $flavour: installed at $prefix"
+  log "Kokkos $kokkos_version $flavour: installed at $prefix"
+  echo "$flavour $kokkos_version ${link:-$prefix}"
 }
+
+install_packages
+choose_kokkos_source
+mapfile -t flavours < <(printf '%s\n' "${flavours[@]}" | awk '!seen[$0]++')  # mpi and openmp share one
+if [[ $kokkos_origin == root ]]; then
+  log "Kokkos $kokkos_version from Kokkos_ROOT=$Kokkos_ROOT: none built"
+  for f in "${flavours[@]}"; do echo "$f $kokkos_version $Kokkos_ROOT"; done
+  exit 0
+fi
+log "Kokkos $kokkos_version from $(origin_text)${patch_file:+, patched with ${patch_file#"$repo"/}}"
 
 cuda_root="" cuda_arch=""
 if [[ " ${flavours[*]} " == *" cuda "* ]]; then
@@ -222,7 +207,4 @@ if [[ " ${flavours[*]} " == *" cuda "* ]]; then
   log "cuda flavour: nvcc from $cuda_root/bin, GPU code for compute capability $cuda_arch"
 fi
 
-install_packages
-src=$(kokkos_source)
-mapfile -t flavours < <(printf '%s\n' "${flavours[@]}" | awk '!seen[$0]++')  # mpi and openmp share one
-for f in "${flavours[@]}"; do build_flavour "$f" "$src"; done
+for f in "${flavours[@]}"; do build_flavour "$f" "$kokkos_src"; done

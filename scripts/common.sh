@@ -34,3 +34,41 @@ have_gpu() {
 }
 # Bad command-line input: one line, exit code 2 (the project's convention).
 usage_error() { echo "[nbk] error: $*" >&2; exit 2; }
+
+# The bootstrap flavour (Kokkos install) a preset builds with.
+nbk_flavour() { case "$1" in mpi) echo openmp ;; cuda-mpi) echo cuda ;; *) echo "$1" ;; esac; }
+
+# Runs scripts/bootstrap.sh for these presets and keeps, per flavour, the Kokkos version and
+# the Kokkos_ROOT to configure with. With Kokkos_ROOT set the bootstrap builds no Kokkos.
+declare -gA NBK_KOKKOS_ROOT NBK_KOKKOS_VERSION
+nbk_bootstrap() {
+  local out flavour version root
+  out=$(bash "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh" "$@") || return $?
+  while read -r flavour version root; do
+    [[ -n $root ]] || continue
+    NBK_KOKKOS_ROOT[$flavour]=$root NBK_KOKKOS_VERSION[$flavour]=$version
+  done <<<"$out"
+}
+
+# Where a preset builds: build/<preset> with the default Kokkos, build/<preset>-kokkos-<version>
+# with one the user named (Kokkos_ROOT or NBK_KOKKOS_SOURCE), so the two never share a folder.
+nbk_build_dir() {
+  if [[ -n "${Kokkos_ROOT:-}${NBK_KOKKOS_SOURCE:-}" ]]; then
+    echo "build/$1-kokkos-${NBK_KOKKOS_VERSION[$(nbk_flavour "$1")]}"
+  else
+    echo "build/$1"
+  fi
+}
+
+# Configures a preset into a folder with the Kokkos nbk_bootstrap found; a folder configured
+# with another Kokkos is configured afresh (CMake would keep the old one's paths).
+nbk_configure() {
+  local preset=$1 dir=$2 root cached fresh=()
+  root=${NBK_KOKKOS_ROOT[$(nbk_flavour "$preset")]:-}
+  [[ -n $root ]] || die "no Kokkos for preset $preset (did nbk_bootstrap run for it?)"
+  if [[ -f $dir/CMakeCache.txt ]]; then
+    cached=$(sed -nE 's/^Kokkos_ROOT:[A-Z]+=//p' "$dir/CMakeCache.txt")
+    [[ $cached == "$root" ]] || fresh=(--fresh)
+  fi
+  cmake --preset "$preset" -B "$dir" -DKokkos_ROOT="$root" "${fresh[@]}" >/dev/null
+}

@@ -18,6 +18,8 @@
 # Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build]
 #   --no-build: run the programs already built in build/<preset> (NBK_BUILD_DIR overrides the
 #   folder), no bootstrap, no CMake.
+# The Kokkos is the bootstrap's choice (scripts/kokkos-source.sh): Kokkos_ROOT (an install: no
+# Kokkos built) or NBK_KOKKOS_SOURCE (a tarball or folder) build in build/<preset>-kokkos-<version>.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
@@ -41,7 +43,7 @@ fi
 if [[ -z "$preset" ]]; then
   preset=openmp
   if have_gpu; then
-    if bash "$here/bootstrap.sh" cuda && cmake --preset cuda >/dev/null && cmake --build --preset cuda; then
+    if nbk_bootstrap cuda && nbk_configure cuda "$(nbk_build_dir cuda)" && cmake --build "$(nbk_build_dir cuda)"; then
       preset=cuda
     else
       log "a GPU is present but the cuda preset did not build; falling back to openmp"
@@ -53,11 +55,12 @@ fi
 case "$preset" in serial|openmp|cuda) ;; *) usage_error "unknown preset '$preset' (serial, openmp or cuda)" ;; esac
 
 if ((build)); then
-  bash "$here/bootstrap.sh" "$preset"
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset"
+  nbk_bootstrap "$preset"
+  build_dir="${NBK_BUILD_DIR:-$(nbk_build_dir "$preset")}"
+  nbk_configure "$preset" "$build_dir"
+  cmake --build "$build_dir"
 fi
-build_dir="${NBK_BUILD_DIR:-build/$preset}"
+build_dir="${build_dir:-${NBK_BUILD_DIR:-build/$preset}}"
 # Debian's python3 first: bootstrap.sh installed python3-matplotlib for it.
 python="$(command -v /usr/bin/python3 || command -v python3 || true)"
 [[ -n "$python" ]] || die "no python3: it writes the run's record (tools/nbk-run-record)"

@@ -2,7 +2,8 @@
 # The test command: installs what it needs, then configures, builds and tests the serial,
 # openmp, debug (ASan + UBSan + Kokkos bounds checks) and mpi (the ranks-* variants under
 # mpiexec -n 1 and -n 2, Open MPI from Debian) presets. On a machine with a GPU the cuda
-# preset's tests run too.
+# preset's tests run too. The Kokkos is the bootstrap's choice (scripts/kokkos-source.sh): with
+# Kokkos_ROOT or NBK_KOKKOS_SOURCE set, each preset builds in build/<preset>-kokkos-<version>.
 # Usage: scripts/run-tests.sh [preset ...]     (default: serial openmp debug mpi [cuda])
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,16 +15,17 @@ if ((${#presets[@]} == 0)); then
   presets=(serial openmp debug mpi)
   have_gpu && presets+=(cuda)
 fi
-bash "$here/bootstrap.sh" "${presets[@]}"
+nbk_bootstrap "${presets[@]}"
 
 passed=0 failed=0
 for preset in "${presets[@]}"; do
   log "preset $preset: configure, build, test"
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset"
-  log_file="build/$preset/ctest.log"
+  dir=$(nbk_build_dir "$preset")
+  nbk_configure "$preset" "$dir"
+  cmake --build "$dir"
+  log_file="$dir/ctest.log"
   set +e
-  ctest --preset "$preset" 2>&1 | tee "$log_file"
+  ctest --preset "$preset" --test-dir "$dir" 2>&1 | tee "$log_file"
   rc=${PIPESTATUS[0]}
   set -e
   summary=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log_file" | tail -1)
@@ -34,5 +36,10 @@ for preset in "${presets[@]}"; do
   failed=$((failed + bad))
   ((rc == 0)) || log "preset $preset: ctest exited with $rc"
 done
-echo "tests: $passed passed, $failed failed" | tee build/test-summary.txt
+# (build/test-summary.txt; with a Kokkos the user named, build/test-summary-kokkos-<version>.txt)
+summary_file=build/test-summary.txt
+if [[ -n "${Kokkos_ROOT:-}${NBK_KOKKOS_SOURCE:-}" ]]; then
+  summary_file="build/test-summary-kokkos-${NBK_KOKKOS_VERSION[$(nbk_flavour "${presets[0]}")]}.txt"
+fi
+echo "tests: $passed passed, $failed failed (Kokkos ${NBK_KOKKOS_VERSION[$(nbk_flavour "${presets[0]}")]})" | tee "$summary_file"
 ((failed == 0))

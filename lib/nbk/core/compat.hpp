@@ -1,7 +1,7 @@
 #pragma once
-// The one place that knows which Kokkos we were built against. The bootstrap installs
-// Kokkos 3.4.01; users may point Kokkos_ROOT at 4.x or 5.x. Nothing outside this header
-// tests KOKKOS_VERSION.
+// The one place that knows which Kokkos we were built against: 3.4.01 (Debian's) and 4.6.01
+// (the release), 4.x with or without its deprecated code (Kokkos_ENABLE_DEPRECATED_CODE_4).
+// Nothing outside this header tests KOKKOS_VERSION.
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
@@ -31,6 +31,17 @@ void fence(const ExecSpace& exec, const std::string& label) {
 #else
   (void)label;
   exec.fence();
+#endif
+}
+
+// Atomically add one to *ptr, the result unused. 4.0 renamed atomic_increment (deprecated,
+// and gone without the deprecated code) to atomic_inc, which 3.4 lacks.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void atomic_inc(T* ptr) {
+#if KOKKOS_VERSION >= 40000
+  Kokkos::atomic_inc(ptr);
+#else
+  Kokkos::atomic_increment(ptr);
 #endif
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "nbk/core/compat.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::counter {
@@ -40,7 +41,7 @@ void atomic_increments(const ExecSpace& exec, const C& counter, Index increments
   check_arguments<ExecSpace, C>();
   Kokkos::parallel_for(
       "nbk::counter::atomic", range(exec, 0, increments),
-      KOKKOS_LAMBDA(Index) { Kokkos::atomic_increment(counter.data()); });
+      KOKKOS_LAMBDA(Index) { nbk::atomic_inc(counter.data()); });
 }
 
 }  // namespace nbk::counter

@@ -296,7 +296,8 @@ int run_program(const Experiment& e, int argc, char* argv[]) {
   std::vector<char*> args = kokkos_arguments(argc, argv, device_argument);
   int kokkos_argc = static_cast<int>(args.size()) - 1;
   std::optional<Kokkos::ScopeGuard> kokkos;
-  if (usable) kokkos.emplace(kokkos_argc, args.data());
+  // (void): Kokkos 4's ScopeGuard is [[nodiscard]], and nvcc warns of emplace's reference to it.
+  if (usable) (void)kokkos.emplace(kokkos_argc, args.data());
   try {
     return run(e, o, usable);
   } catch (const InputError& error) {
