@@ -39,7 +39,7 @@ SWEEPS = ("maximum", "sin_exp")  # the programs with a crossover sweep
 # Besides timings, what a run cannot repeat: a racy counter's lost updates, a pool's creation time, free memory.
 TIMING_COLUMN = re.compile(r"^(first|best|median|faster|host|speed-up|device .*|.*GB/s.*|.*%.*|.*/s|.*transfers.*|with .*"
                            r"|pool creation|lost updates|lost, worst call)$")
-TIMING_KEY = re.compile(r"(_s|_per_s|^speedup|^fraction_.*|_seconds|^lost_fewest|^lost_most|^memory_available_bytes)$")
+TIMING_KEY = re.compile(r"(_s|_per_s|^speedup|^fraction_.*|_seconds|^lost_fewest|^lost_most|^memory_available_bytes|^openmp_thread_cpus)$")
 OPAQUE = {"context", "probes"}  # keys compared, values not
 
 
@@ -100,7 +100,11 @@ def flatten(value, path=""):
 
 def compare(before, after):
     differences = 0
-    for name in sorted(f[:-4] for f in os.listdir(before) if f.endswith(".txt")):
+    names = lambda d: {f[:-4] for f in os.listdir(d) if f.endswith(".txt")}
+    for name in sorted(names(before) ^ names(after)):
+        differences += 1
+        print(f"{name}: in one run only")
+    for name in sorted(names(before) & names(after)):
         old, new = (open(os.path.join(d, name + ".txt")).read() for d in (before, after))
         if tables(old) != tables(new):
             differences += 1
