@@ -75,9 +75,9 @@ const Variant* find_variant(const Experiment& experiment, const std::string& nam
 
 // The sweep's variant on the best host space, and its device variant (nullptr without a device).
 std::pair<const Variant*, const Variant*> sweep_variants(const Experiment& experiment, const Sweep& plan) {
-  const Variant* host = find_variant(experiment, plan.host_variant, has_openmp ? "openmp" : "serial");
-  if (!host) throw std::logic_error("sweep: no variant " + plan.host_variant + " on a host space");
-  return {host, has_cuda ? find_variant(experiment, plan.device_variant, "cuda") : nullptr};
+  const Variant* host = find_variant(experiment, plan.host_variant.name(), has_openmp ? "openmp" : "serial");
+  if (!host) throw std::logic_error("sweep: no variant " + plan.host_variant.name() + " on a host space");
+  return {host, has_cuda ? find_variant(experiment, plan.device_variant.name(), "cuda") : nullptr};
 }
 
 double transfers_best(const Result& r) { return r.with_transfers.best; }
@@ -120,7 +120,7 @@ SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Set
   if (device) sweep.device_space = "cuda";
 
   for (const Size& size : sweep_sizes(experiment, plan, max_elements)) {
-    std::cerr << "sweep " << experiment.name << " " << plan.host_variant << " " << size.text() << " ...\n";
+    std::cerr << "sweep " << experiment.name << " " << plan.host_variant.name() << " " << size.text() << " ...\n";
     const auto problem = experiment.make_problem(size, settings);
     SweepPoint point;
     point.size = size;
@@ -231,7 +231,7 @@ void print_below_memcpy(std::ostream& out, const std::vector<Result>& results, c
 }  // namespace
 
 std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all) {
-  const std::string& against = r.variant->speedup_against;
+  const std::string& against = r.variant->speedup_against.name();
   if (against.empty() || !r.skipped.empty() || r.steady.best <= 0) return std::nullopt;
   for (const Result& base : all)
     if (base.variant->name == against && base.size.text() == r.size.text() && base.skipped.empty() &&
@@ -346,7 +346,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
 
 void print_sweep(std::ostream& out, const SweepResult& sweep) {
   out << fmt::format("\nCrossover sweep: {} on {} (host) against {} on the device, best of {} calls per point\n",
-                     sweep.plan.host_variant, sweep.host_space, sweep.plan.device_variant, sweep.plan.repetitions);
+                     sweep.plan.host_variant.name(), sweep.host_space, sweep.plan.device_variant.name(), sweep.plan.repetitions);
   Table table({"size", "elements", "host", "device resident", "device with transfers", "faster", "check"});
   for (const auto& p : sweep.points) {
     auto t = [](const Result& r, bool transfers) -> std::string {
@@ -423,8 +423,8 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
 }
 
 nlohmann::json to_json(const SweepResult& sweep) {
-  nlohmann::json doc = {{"host_variant", sweep.plan.host_variant},
-                        {"device_variant", sweep.plan.device_variant},
+  nlohmann::json doc = {{"host_variant", sweep.plan.host_variant.name()},
+                        {"device_variant", sweep.plan.device_variant.name()},
                         {"host_space", sweep.host_space},
                         {"device_space", sweep.device_space}};
   auto time_or_null = [](const Result& r, bool transfers) -> nlohmann::json {

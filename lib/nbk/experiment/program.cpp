@@ -191,7 +191,7 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
   for (std::size_t i = 0; i < results.size(); ++i)
     if (const auto speedup = speedup_of(results[i], results)) {
       doc["results"][i]["speedup"] = *speedup;
-      doc["results"][i]["speedup_against"] = results[i].variant->speedup_against;
+      doc["results"][i]["speedup_against"] = results[i].variant->speedup_against.name();
     }
   if (!selected.empty()) {
     std::cout << '\n';
@@ -199,6 +199,7 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
     print_results(std::cout, e, results, probes);
   }
   if (e.explain && last_problem) e.explain(std::cout, *last_problem);
+  if (last_problem) std::cout << e.notes;
 
   if (!o.no_sweep && ranks::count() == 1)
     for (const Sweep& plan : e.sweeps) {

@@ -13,6 +13,7 @@
 #include "nbk/core/vendor_reduce.hpp"
 #include "nbk/core/verify.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/product/kernels.hpp"
 
 namespace nbk::experiments {
@@ -142,33 +143,17 @@ void add_variants(std::vector<exp::Variant>& variants) {
   }
 }
 
-void explain(std::ostream& out, const exp::Problem& problem) {
+void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
-  out << "\nGB/s counts 8 bytes per element read once.\n";
-  if (p.underflows)
-    out << "Product check: exactly 0.0, because the sum of logarithms puts the exact product below 2^-1075.\n";
-  else
-    out << "Product check: within 2 gamma_{n-1} |p| + n 2^-1074 of the host's product (each of the two\n"
-           "is within half that of the exact product: every factor rounds by at most u = 2^-53).\n";
-  out << fmt::format(
-      "Sum of logs: parallel_reduce of log x_i in double, within a relative {:.0e} of the exact sum of the\n"
-      "host's std::log values (a device's log may differ from the host's in the last bit, and the order\n"
-      "of the additions changes their rounding, by ~1e-14 relative here).\n",
-      log_sum_tolerance);
-  out << "\nThe document compared np.prod with cuda.reduce using np.allclose, whose absolute tolerance\n"
-         "(1e-8) accepts any two numbers smaller than that: it passed comparing 0.0 with 0.0, a check\n"
-         "that could not fail. Comparing the sums of logarithms can.\n";
+  const std::string check = notes.section(p.underflows ? "## Product check when it underflows" : "## Product check");
+  out << '\n' << fmt::format(fmt::runtime(notes.section("## Notes with the run's figures")), check, log_sum_tolerance);
 }
 
 }  // namespace
 
-exp::Experiment product() {
-  exp::Experiment e;
-  e.name = "product";
-  e.title = "the product of float64 uniforms with Kokkos::Prod (and CUB on a GPU), and the sum of their logarithms";
-  e.document = "seed 004";
+exp::Experiment product(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.sizes = {Size{4000000}};
-  e.size_help = "The document's 4,000,000.";
   e.test_sizes = {Size{0}, Size{1}, Size{300}, Size{100003}};
   e.seeded = true;
   e.traffic = [](const Size& s) { return read_traffic<double>(s.elements()); };
@@ -185,7 +170,7 @@ exp::Experiment product() {
     return p;
   };
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
-  e.explain = explain;
+  e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };
   return e;
 }
 
