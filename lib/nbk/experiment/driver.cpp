@@ -1,4 +1,5 @@
 #include "nbk/experiment/driver.hpp"
+#include "nbk/experiment/notes.hpp"
 
 #include <fmt/format.h>
 
@@ -313,20 +314,12 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   }
   table.print(out);
 
-  out << fmt::format(
-      "\nfirst: the first call (first touch, thread start-up, module load); best and median of {} calls\n"
-      "after it. GB/s counts the bytes the kernel must move at least ({}); % copy divides by\n"
-      "the Kokkos copy probe of the space that runs it, % memcpy by the copy outside Kokkos (host code: by\n"
-      "the serial figures).",
-      repetitions, bytes_text(results));
+  out << '\n' << fmt::format(fmt::runtime(legend().paragraph("## Timings")), repetitions, bytes_text(results));
   if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
   if (any_speedup)
-    out << " speed-up: the best time of the variant a row is compared with (the documents' baseline), at\n"
-           "the same size, over the row's best time.";
+    out << legend().paragraph("## Speed-up");
   if (any_transfers)
-    out << " with transfers: inputs copied from host memory into the space, the call, and outputs\n"
-           "copied back, best of the same number of calls; % link divides the time the pageable\n"
-           "host<->device copies of those bytes need by it (host spaces: -).";
+    out << legend().paragraph("## With transfers");
   out << "\n";
 
   out << "\nWhat one call of each variant moves, and what its first call pays:\n";

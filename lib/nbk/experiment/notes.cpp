@@ -51,6 +51,12 @@ std::string Notes::body() const {
 
 std::string Notes::section(std::string_view heading) const { return std::string(section_of(text, heading)); }
 
+std::string Notes::paragraph(std::string_view heading) const {
+  std::string text = section(heading);
+  if (!text.empty()) text.pop_back();
+  return text;
+}
+
 Experiment stated(const Notes& notes) {
   Experiment e;
   e.name = std::string(notes.name);

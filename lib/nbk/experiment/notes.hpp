@@ -33,7 +33,13 @@ struct Notes {
   // The text of the section under `heading` ("## Notes under MPI"), "" if none: what a
   // statement prints only in some runs, or formats with the run's figures.
   std::string section(std::string_view heading) const;
+  // The same without its last line end: text to continue on the same line.
+  std::string paragraph(std::string_view heading) const;
 };
+
+// The experiment model's own prose: the legend under the tables and the help's last line
+// (lib/nbk/experiment/legend.md).
+Notes legend();
 
 // An experiment with the name, title, document and size help its notes give.
 Experiment stated(const Notes& notes);

@@ -25,6 +25,7 @@ using exp::Size;
 inline constexpr double log_sum_tolerance = 1e-12;  // relative
 
 struct Problem final : exp::Problem {
+  std::string underflow_text;  // notes.md, section "## When the product underflows"
   std::uint64_t seed = 0;
   Kokkos::View<double*, Kokkos::HostSpace> host;
   product::HostProduct product;  // in index order, in double
@@ -38,12 +39,7 @@ struct Problem final : exp::Problem {
     out << fmt::format("sum of log x_i (host std::log, summed exactly) = {:.15g}, so the product is about 10^{:.0f}\n",
                        log_sum, std::floor(log_sum / std::log(10.0)));
     if (underflows)
-      out << fmt::format(
-          "The product UNDERFLOWS: its logarithm is far below log(2^-1074) = {:.2f}, the smallest positive double,\n"
-          "so the correctly rounded product is 0.0 and every product below must be exactly 0.0. Each factor\n"
-          "contributes log x ~ -1 on average (E[log U] = -1), so the running product on the host reached 0.0 at\n"
-          "element {} of {}; everything after that multiplied zeros.\n",
-          product::log_smallest_double(), product.zero_at, size());
+      out << fmt::format(fmt::runtime(underflow_text), product::log_smallest_double(), product.zero_at, size());
     else
       out << fmt::format("The product is representable: host product = {:.17g}.\n", product.value);
   }
@@ -158,8 +154,9 @@ exp::Experiment product(const exp::Notes& notes) {
   e.seeded = true;
   e.traffic = [](const Size& s) { return read_traffic<double>(s.elements()); };
   e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(double); };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
+  e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
+    p->underflow_text = notes.section("## When the product underflows");
     p->seed = settings.seed;
     p->host = uniform_doubles(s.elements(), settings.seed);
     p->product = product::host_product(p->host.data(), p->size());

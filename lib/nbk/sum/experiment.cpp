@@ -30,6 +30,7 @@ using exp::Size;
 // rank draws its own from the seed, so memory shrinks with ranks), on one process all of it.
 // The exact sum and the scale are the whole array's on every rank.
 struct Problem final : exp::Problem {
+  std::string ranks_text;  // notes.md, section "## Input under MPI"
   std::uint64_t seed = 0;
   Index total = 0;      // samples in the whole array
   ranks::Slice slice;   // this rank's part of it
@@ -50,9 +51,7 @@ struct Problem final : exp::Problem {
                        format_bytes(static_cast<std::uint64_t>(size()) * sizeof(float)));
     if (const int count = ranks::count(); count > 1) {
       const auto largest = static_cast<std::uint64_t>(ranks::slice_of(total, 0, count).size()) * sizeof(float);
-      out << fmt::format("each of the {} ranks draws only its slice (at most {}) from the seed; the exact sum\n"
-                         "adds the ranks' exact accumulators, limb by limb\n",
-                         count, format_bytes(largest));
+      out << fmt::format(fmt::runtime(ranks_text), count, format_bytes(largest));
     }
     out << fmt::format("exact sum (integer fixed-point accumulator on the host): {:.15g}\n", exact_value);
     out << fmt::format("sum |x| = {:.6g}; largest |prefix sum| = {:.6g}; condition number sum|x| / |sum| = {:.3g}\n",
@@ -332,8 +331,9 @@ exp::Experiment sum(const exp::Notes& notes) {
   e.problem_bytes = [](const Size& s) {
     return static_cast<std::uint64_t>(ranks::my_slice(s.elements()).size()) * sizeof(float);
   };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
+  e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
+    p->ranks_text = notes.section("## Input under MPI");
     p->seed = settings.seed;
     p->total = s.elements();
     p->slice = ranks::my_slice(p->total);
