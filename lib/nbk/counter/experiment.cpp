@@ -82,7 +82,6 @@ exp::Variant on_space(bool atomic) {
   exp::Variant v{atomic ? "atomic" : "racy"};
   v.moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
-  v.document = atomic ? "cuda.atomic.add" : "the kernel without an atomic";
   v.footprint = [](const Size&) { return exp::Footprint{sizeof(counter::Count), 0}; };
   v.make = exp::case_of<CounterCase<Space>, Problem>(atomic);
   return exp::on<Space>(v);

@@ -118,8 +118,6 @@ const char* name_of(Sharing sharing) {
 template <class Space>
 exp::Variant on_space(Sharing sharing, int bins, const exp::Variant& host) {
   exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", name_of(sharing), bins), "x", "the counts");
-  if (sharing == Sharing::atomic && bins == 100) v.document = "cuda.atomic.add into one histogram (no figure)";
-  if (sharing == Sharing::unchecked_document) v.document = "the debugging section's kernel, range check removed";
   v.footprint = exp::arrays_of<Space, float>(1);  // x (the counts are a few KiB)
   v.speedup_against = host;
   v.make = exp::case_of<HistogramCase<Space>, Problem>(sharing, bins);

@@ -86,7 +86,6 @@ template <class Space, class Acc>
 exp::Variant on_space(const exp::Variant& host) {
   using Case = exp::RowsCase<Space, HostMatrix, float>;
   exp::Variant v = exp::map_variant<Space>(accumulator<Acc>(), "the rows", "the norms");
-  if (std::is_same_v<Acc, double>) v.document = "l2_norm = guvectorize('(i)->()', cuda) (no figure)";
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
     const auto norms = static_cast<std::uint64_t>(s[0]) * sizeof(float);

@@ -164,8 +164,6 @@ class MatmulCase final : public exp::Case {
 template <class Space>
 exp::Variant on_space(Kernel kernel, const exp::Variant& host) {
   exp::Variant v = exp::map_variant<Space>(name_of(kernel), "A and B", "C");
-  if (kernel == Kernel::naive) v.document = "@guvectorize matmulcore, (m,n),(n,p)->(m,p) (no body, no figure)";
-  if (kernel == Kernel::tiled) v.document = "shared memory (\"not too important right now\"; no code)";
   v.footprint = [](const Size& s) {
     const std::uint64_t c = bytes_of({{rows(s), columns(s)}});
     const std::uint64_t all = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}, {rows(s), columns(s)}});

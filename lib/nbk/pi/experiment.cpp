@@ -137,8 +137,6 @@ exp::Variant on_space(const char* name, std::uint64_t state_bytes, const exp::Va
   exp::Variant v{name};
   v.moves = "none (the states live in the space's memory; the count is read outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
-  if (std::string(name) == "xorshift64")
-    v.document = "create_xoroshiro128p_states + xoroshiro128p_uniform_float32 (no figure)";
   v.footprint = [state_bytes](const Size& s) {
     const std::uint64_t states = static_cast<std::uint64_t>(std::max<std::int64_t>(s[0], 1)) * state_bytes;
     return is_device_space_v<Space> ? exp::Footprint{states, states} : exp::Footprint{2 * states, 0};

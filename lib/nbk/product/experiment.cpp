@@ -4,6 +4,8 @@
 // to a relative 1e-12.
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include <cmath>
 #include <ostream>
 
@@ -118,23 +120,17 @@ class OnSpace final : public exp::Case {
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
-  struct Row {
-    const char* name;
-    Kind kind;
-    const char* moves;
-    const char* document;
-  };
-  std::vector<Row> rows = {{"prod", Kind::prod, "parallel_reduce with Kokkos::Prod", "cuda.reduce(lambda a, b: a * b)"},
-                           {"log-sum", Kind::log_sum, "parallel_reduce of log x_i with Kokkos::Sum", ""}};
+  std::vector<std::tuple<const char*, Kind, const char*>> rows = {
+      {"prod", Kind::prod, "parallel_reduce with Kokkos::Prod"},
+      {"log-sum", Kind::log_sum, "parallel_reduce of log x_i with Kokkos::Sum"}};
   if (has_vendor_reduction<Space>)
-    rows.push_back({"cub-prod", Kind::cub_prod, "cub::DeviceReduce::Reduce with a multiply, outside Kokkos", ""});
-  for (const Row& row : rows) {
-    exp::Variant v{row.name};
-    v.moves = std::string(row.moves) + "; data resident";
-    v.document = row.document;
-    if (row.kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
+    rows.emplace_back("cub-prod", Kind::cub_prod, "cub::DeviceReduce::Reduce with a multiply, outside Kokkos");
+  for (const auto& [name, kind, moves] : rows) {
+    exp::Variant v{name};
+    v.moves = std::string(moves) + "; data resident";
+    if (kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
     v.footprint = exp::arrays_of<Space, double>(1);
-    v.make = exp::case_of<OnSpace<Space>, Problem>(row.kind);
+    v.make = exp::case_of<OnSpace<Space>, Problem>(kind);
     variants.push_back(exp::on<Space>(v));
   }
 }

@@ -93,7 +93,6 @@ exp::Variant on_space(Way way, const exp::Variant& host) {
   using Case = exp::RowsCase<Space, HostMatrix<T>, Sum<T>>;
   exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", way == Way::team ? "team" : "flat", type_name<T>()),
                                            "the matrix", "the sums");
-  if (std::is_same_v<T, float> && way == Way::team) v.document = "sum_row = guvectorize('(n,m)->(n)', cuda) (no figure)";
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(T);
     const auto sums = static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>);

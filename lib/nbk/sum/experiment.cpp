@@ -270,9 +270,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
   };
   const bool device = is_device_space_v<Space>;
   std::vector<Row> rows = {
-      {"builtin", Kind::builtin, "parallel_reduce with Kokkos' Sum, float accumulator", "cuda.reduce"},
-      {"tree-host", Kind::tree_host, "team-scratch halving tree, the partials copied to the host and added there",
-       "the hand-written shared-memory kernel"},
+      {"builtin", Kind::builtin, "parallel_reduce with Kokkos' Sum, float accumulator", ""},
+      {"tree-host", Kind::tree_host, "team-scratch halving tree, the partials copied to the host and added there", ""},
       {"tree-device", Kind::tree_device, "the same tree, partials added by a second reduction on the space", ""},
       {"accurate", Kind::accurate, "parallel_reduce over the floats with a double accumulator", ""},
   };
@@ -286,7 +285,6 @@ void add_variants(std::vector<exp::Variant>& variants) {
   for (const Row& row : rows) {
     exp::Variant v{row.name};
     v.moves = std::string(row.moves) + "; data resident";
-    v.document = row.document;
     v.first_call = device ? "module load" : "";
     if (row.kind == Kind::builtin || row.kind == Kind::accurate) v.below_memcpy_because = kokkos34_reduce_launch;
     v.timed_with_transfers = true;
@@ -344,7 +342,6 @@ exp::Experiment sum(const exp::Notes& notes) {
   exp::Variant host_loop{"host-loop"};
   host_loop.space = "host";
   host_loop.moves = "one host thread, in index order, float accumulator, on the host array";
-  host_loop.document = "the document's CPU line";
   host_loop.make = exp::case_of<HostLoop, Problem>();
   e.variants.push_back(host_loop);
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
