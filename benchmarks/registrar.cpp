@@ -122,7 +122,7 @@ void register_all() {
     const auto& sizes = e.bench_sizes.empty() ? e.sizes : e.bench_sizes;
     for (const Variant& v : e.variants) {
       // One process: the ranks-* variants of an MPI build are measured by the programs under
-      // mpiexec (README, "More than one device").
+      // mpiexec (docs/mpi.md, "More than one device").
       if (v.distributed) continue;
       for (const Size& size : sizes)
         for (const bool transfers : {false, true}) {

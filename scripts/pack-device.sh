@@ -9,7 +9,7 @@
 # the workplace's device tool carries at most 64 MiB.
 #   here:  scripts/pack-device.sh [--mpi]
 #   there: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [mpi] [report]
-#          (default: all but sanitize and mpi; README, "On a GPU machine")
+#          (default: all but sanitize and mpi; docs/gpu.md, "On a GPU machine")
 # --mpi also builds add-one and sum with NBK_MPI=ON (preset cuda-mpi) and packs them into
 # mpi/ with Open MPI's runtime from this machine (Debian's, relocated: see pack_open_mpi),
 # for `run.sh mpi`: the documents' two-device rows as two ranks on the machine's GPU.

@@ -653,6 +653,21 @@ def experiment_comparison(doc, runs, experiment):
     doc.items(notes)
 
 
+NOTES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "lib", "nbk")
+
+
+def workload_notes(experiment, notes_dir=NOTES_DIR):
+    """Section Notes of the workload's lib/nbk/<experiment>/notes.md (what its figures mean and where the
+    document goes wrong, as the program prints it after its table); None where there is no such file."""
+    path = os.path.join(notes_dir, experiment, "notes.md")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    _, found, rest = text.partition("\n## Notes\n")
+    return rest.split("\n## ")[0].strip() if found else None
+
+
 def experiments_section(doc, runs):
     doc.h(2, "Experiments")
     names = experiment_order(runs)
@@ -666,6 +681,11 @@ def experiments_section(doc, runs):
         doc.h(3, experiment)
         if any(e.experiment == experiment for r in runs for e in r.entries):
             experiment_comparison(doc, runs, experiment)
+        notes = workload_notes(experiment)
+        if notes:
+            sub = Doc()
+            sub.pre(notes)
+            doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", sub)
         for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
             sub = Doc()
             body = {k: v for k, v in data.items() if k not in ("context", "experiment")}

@@ -61,6 +61,8 @@ class Report(unittest.TestCase):
         self.assertIn("| builtin | 134217571 | - | not comparable: not verified: FAILED (error 0.125 > 0.1) |", self.md)
         # every row of the run, folded below the table, skipped rows too
         self.assertIn("<details><summary>add_one@fixture: every row, probes, sweeps (add_one.json)</summary>", self.md)
+        # the workload's notes, as the program prints them after its table (lib/nbk/add_one/notes.md)
+        self.assertIn("<details><summary>add_one: notes (lib/nbk/add_one/notes.md)</summary>", self.md)
         self.assertIn("| resident | serial | 2147483648 | 2.500 s | 750.0 ms | 750.0 ms | 4.10 | 46% | 44% | ok |", self.md)
         self.assertIn("skipped: no GPU in this build |", self.md)
         self.assertIn("**Not verified:** builtin on openmp at 134217571.", self.md)

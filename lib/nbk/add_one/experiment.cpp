@@ -7,6 +7,7 @@
 
 #include "nbk/add_one/methods.hpp"
 #include "nbk/core/memory.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/across_ranks.hpp"
 
 namespace nbk::experiments {
@@ -87,34 +88,12 @@ void add_variants(std::vector<exp::Variant>& variants) {
   across_ranks(explicit_copies, "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong");
 }
 
-void explain(std::ostream& out, const exp::Problem&) {
-  out << "\nGB/s counts 8 bytes per element and call (read and write of the int32), whatever the\n"
-         "transfers move. On a CPU the copy probe's stores first read the destination line\n"
-         "(write-allocate): 24 bytes move per 16 counted, so an in-place kernel like this one can\n"
-         "pass 100% of copy. Methods whose call crosses the host-device link are judged by the\n"
-         "link measured above ('% link'), not by device memory.\n"
-         "\nThe document's figures (Numba on an i5-7500, 4 cores, and 2 x GTX 1080 Ti), first / second\n"
-         "call: njit 1 CPU 4.62 s / 629 ms; implicit 1 GPU 6.22 s / 2.86 s; implicit 2 GPUs 4.87 s /\n"
-         "1.72 s; explicit 2 GPUs 3.6 s / 3.15 s, whose second call printed [1 1 1 ...]: it copied the\n"
-         "untouched input again. Here every call builds on the one before, and after c calls every\n"
-         "element must be c.\n";
-  if (ranks::enabled)
-    out << "\nranks-*: the array split across the MPI ranks (contiguous slices, sizes differing by at most\n"
-           "one), each rank's slice on its own space and GPU, every element checked on its rank. A call\n"
-           "starts after a barrier and ends when the slowest rank is done; nothing crosses between ranks\n"
-           "in a call. GB/s counts the whole array.\n";
-}
 
 }  // namespace
 
-exp::Experiment add_one() {
-  exp::Experiment e;
-  e.name = "add_one";
-  e.title = "add one to every element of an int32 array on CPU and GPU, first and later calls, with implicit, "
-            "explicit and overlapped transfers";
-  e.document = "seed 000";
+exp::Experiment add_one(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.sizes = {Size{std::int64_t{1} << 31}};
-  e.size_help = "The document's 2*2^20*2^10 = 2^31.";
   e.test_sizes = {Size{0}, Size{1}, Size{3}, Size{1001}, Size{65537}};
   e.bench_sizes = {Size{std::int64_t{1} << 20}, Size{std::int64_t{1} << 26}};
   e.repetitions = 1;  // the document times a first and a second call
@@ -125,7 +104,7 @@ exp::Experiment add_one() {
     return p;
   };
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
-  e.explain = explain;
+  if (ranks::enabled) e.notes += "\n" + notes.section("## Notes under MPI");
   return e;
 }
 

@@ -13,7 +13,7 @@
 // call, which it could not vectorize.
 //
 // SLEEF's libsleefgnuabi exports the same names (its 1-ulp functions): the build's
-// NBK_VECTOR_MATH picks which library answers them (docs: "Vector math" has both measured).
+// NBK_VECTOR_MATH picks which library answers them (docs/measured.md, "Vector math" has both measured).
 // Accuracy: glibc bounds libmvec at 4 ulp; tests/test_math.cpp measures each function
 // against long double over its domain and checks that bound.
 // CMakeLists.txt defines NBK_HOST_VECTOR_MATH for GCC on x86-64 with glibc, also in CUDA

@@ -10,6 +10,7 @@
 #include "nbk/core/compat.hpp"
 #include "nbk/counter/kernels.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 
 namespace nbk::experiments {
 
@@ -81,34 +82,17 @@ exp::Variant on_space(bool atomic) {
   exp::Variant v{atomic ? "atomic" : "racy"};
   v.moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
-  v.document = atomic ? "cuda.atomic.add" : "the kernel without an atomic";
   v.footprint = [](const Size&) { return exp::Footprint{sizeof(counter::Count), 0}; };
   v.make = exp::case_of<CounterCase<Space>, Problem>(atomic);
   return exp::on<Space>(v);
 }
 
-void explain(std::ostream& out, const exp::Problem&) {
-  out << "\nGelem/s counts increments per second. In the racy kernel every increment is a load, an add and\n"
-         "a store; two threads that load the same value both store value + 1, and one update is lost. With\n"
-         "one thread (Serial, or OpenMP on one core) nothing interleaves and nothing may be lost: the check\n"
-         "requires it. With several, how many are lost depends on timing and changes from call to call (the\n"
-         "column shows the fewest and the most); the atomic kernel must lose none. On a GPU every thread\n"
-         "of a warp loads the same value at once, so nearly all updates are lost.\n"
-         "\nThe document shows both kernels and never runs them; the lost-updates column is the figure its\n"
-         "warning ('this is bad') leaves out.\n";
-}
-
 }  // namespace
 
-exp::Experiment counter() {
-  exp::Experiment e;
-  e.name = "counter";
-  e.title = "increments of one counter from every thread: a plain read-modify-write that loses updates, and "
-            "Kokkos::atomic_increment, on every space";
-  e.document = "seed 003";
+exp::Experiment counter(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.rate_in_elements = true;
   e.sizes = {Size{1000000}};
-  e.size_help = "Ours: 10^6 increments (the document's kernel has one thread per array element).";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{100003}};
   e.traffic = [](const Size&) { return Traffic{}; };  // one counter: no bytes that scale with the size
   e.problem_bytes = [](const Size&) { return std::uint64_t{0}; };
@@ -122,7 +106,6 @@ exp::Experiment counter() {
     e.variants.push_back(on_space<Space>(false));
     e.variants.push_back(on_space<Space>(true));
   });
-  e.explain = explain;
   return e;
 }
 

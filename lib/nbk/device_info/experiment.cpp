@@ -8,6 +8,7 @@
 
 #include "nbk/core/memory.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/report/hardware.hpp"
 #include "nbk/report/run_context.hpp"
 
@@ -114,12 +115,8 @@ struct Problem final : exp::Problem {
 
 }  // namespace
 
-exp::Experiment device_info() {
-  exp::Experiment e;
-  e.name = "device_info";
-  e.title = "what this build runs on: the host CPU and OpenMP setup, every CUDA device (cores, clocks, memory, "
-            "all attributes) and the Kokkos configuration";
-  e.document = "seeds 001 and 004";
+exp::Experiment device_info(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.rank = 0;
   e.sizes = {exp::Size{}};
   e.test_sizes = {exp::Size{}};

@@ -65,7 +65,7 @@ class SliceCase final : public Case {
 inline Variant across_ranks(Variant v) {
   v.name = "ranks-" + v.name;
   v.distributed = true;
-  v.speedup_against.clear();
+  v.speedup_against = {};
   auto slice_of = [](const Size& s) { return Size{ranks::my_slice(s.elements()).size()}; };
   if (auto footprint = std::move(v.footprint))
     v.footprint = [footprint, slice_of](const Size& s) { return footprint(slice_of(s)); };

@@ -1,4 +1,5 @@
 #include "nbk/experiment/driver.hpp"
+#include "nbk/experiment/notes.hpp"
 
 #include <fmt/format.h>
 
@@ -75,9 +76,9 @@ const Variant* find_variant(const Experiment& experiment, const std::string& nam
 
 // The sweep's variant on the best host space, and its device variant (nullptr without a device).
 std::pair<const Variant*, const Variant*> sweep_variants(const Experiment& experiment, const Sweep& plan) {
-  const Variant* host = find_variant(experiment, plan.host_variant, has_openmp ? "openmp" : "serial");
-  if (!host) throw std::logic_error("sweep: no variant " + plan.host_variant + " on a host space");
-  return {host, has_cuda ? find_variant(experiment, plan.device_variant, "cuda") : nullptr};
+  const Variant* host = find_variant(experiment, plan.host_variant.name(), has_openmp ? "openmp" : "serial");
+  if (!host) throw std::logic_error("sweep: no variant " + plan.host_variant.name() + " on a host space");
+  return {host, has_cuda ? find_variant(experiment, plan.device_variant.name(), "cuda") : nullptr};
 }
 
 double transfers_best(const Result& r) { return r.with_transfers.best; }
@@ -120,7 +121,7 @@ SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Set
   if (device) sweep.device_space = "cuda";
 
   for (const Size& size : sweep_sizes(experiment, plan, max_elements)) {
-    std::cerr << "sweep " << experiment.name << " " << plan.host_variant << " " << size.text() << " ...\n";
+    std::cerr << "sweep " << experiment.name << " " << plan.host_variant.name() << " " << size.text() << " ...\n";
     const auto problem = experiment.make_problem(size, settings);
     SweepPoint point;
     point.size = size;
@@ -231,7 +232,7 @@ void print_below_memcpy(std::ostream& out, const std::vector<Result>& results, c
 }  // namespace
 
 std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all) {
-  const std::string& against = r.variant->speedup_against;
+  const std::string& against = r.variant->speedup_against.name();
   if (against.empty() || !r.skipped.empty() || r.steady.best <= 0) return std::nullopt;
   for (const Result& base : all)
     if (base.variant->name == against && base.size.text() == r.size.text() && base.skipped.empty() &&
@@ -317,23 +318,13 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   }
   table.print(out);
 
-  out << fmt::format(
-      "\nfirst: the first call (first touch, thread start-up, module load); best and median of {} calls\n"
-      "after it. GB/s counts the bytes the kernel must move at least ({}); % copy divides by\n"
-      "the Kokkos copy probe of the space that runs it, % memcpy by the copy outside Kokkos (host code: by\n"
-      "the serial figures).",
-      repetitions, bytes_text(results));
-  if (any_flops)
-    out << " GFLOP/s counts the kernel's floating-point operations (elementary functions by the\n"
-           "weights of lib/nbk/core/flop_count.hpp); % FMA divides by the FMA probe of the space in the same precision.";
+  out << '\n' << fmt::format(fmt::runtime(legend().paragraph("## Timings")), repetitions, bytes_text(results));
+  if (any_flops) out << legend().paragraph("## GFLOP/s");
   if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
   if (any_speedup)
-    out << " speed-up: the best time of the variant a row is compared with (the documents' baseline), at\n"
-           "the same size, over the row's best time.";
+    out << legend().paragraph("## Speed-up");
   if (any_transfers)
-    out << " with transfers: inputs copied from host memory into the space, the call, and outputs\n"
-           "copied back, best of the same number of calls; % link divides the time the pageable\n"
-           "host<->device copies of those bytes need by it (host spaces: -).";
+    out << legend().paragraph("## With transfers");
   out << "\n";
 
   out << "\nWhat one call of each variant moves, and what its first call pays:\n";
@@ -353,7 +344,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
 
 void print_sweep(std::ostream& out, const SweepResult& sweep) {
   out << fmt::format("\nCrossover sweep: {} on {} (host) against {} on the device, best of {} calls per point\n",
-                     sweep.plan.host_variant, sweep.host_space, sweep.plan.device_variant, sweep.plan.repetitions);
+                     sweep.plan.host_variant.name(), sweep.host_space, sweep.plan.device_variant.name(), sweep.plan.repetitions);
   Table table({"size", "elements", "host", "device resident", "device with transfers", "faster", "check"});
   for (const auto& p : sweep.points) {
     auto t = [](const Result& r, bool transfers) -> std::string {
@@ -432,8 +423,8 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
 }
 
 nlohmann::json to_json(const SweepResult& sweep) {
-  nlohmann::json doc = {{"host_variant", sweep.plan.host_variant},
-                        {"device_variant", sweep.plan.device_variant},
+  nlohmann::json doc = {{"host_variant", sweep.plan.host_variant.name()},
+                        {"device_variant", sweep.plan.device_variant.name()},
                         {"host_space", sweep.host_space},
                         {"device_space", sweep.device_space}};
   auto time_or_null = [](const Result& r, bool transfers) -> nlohmann::json {

@@ -78,6 +78,22 @@ struct Settings {
 
 using CaseMaker = std::function<std::unique_ptr<Case>(const Problem&, const Size&)>;
 
+struct Variant;
+
+// A variant another one refers to (a speed-up's baseline, a sweep's host or device variant): made
+// from the variant itself, never from its name typed again; check_references(experiment) finds
+// any that names no variant of the experiment when the experiment is built.
+class VariantRef {
+ public:
+  VariantRef() = default;
+  VariantRef(const Variant& variant);  // NOLINT: implicit, `v.speedup_against = host;`
+  const std::string& name() const { return name_; }
+  bool empty() const { return name_.empty(); }
+
+ private:
+  std::string name_;
+};
+
 struct Variant {
   std::string name;        // on the command line, in tables, JSON and benchmark names
   std::string space;       // "serial", "openmp", "cuda"; "host": plain C++ on one host thread
@@ -96,8 +112,8 @@ struct Variant {
   // variant's traffic per call, instead of the experiment's.
   std::function<Traffic(const Size&)> traffic;
   // The variant whose best time at the same size this one's speed-up is taken against (the
-  // documents' speed-up tables); "" for none.
-  std::string speedup_against;
+  // documents' speed-up tables); empty for none.
+  VariantRef speedup_against;
   // Split across the MPI ranks (exp::across_ranks, nbk/experiment/across_ranks.hpp): every rank
   // makes and runs its case together, and the timings are the slowest rank's. Under more
   // than one rank a program runs only these.
@@ -107,9 +123,9 @@ struct Variant {
 // A size sweep that finds where the device starts to beat the host: the crossover the
 // documents argue about without measuring it.
 struct Sweep {
-  std::vector<Size> sizes;     // increasing
-  std::string host_variant;    // run on the best host space (openmp, else serial)
-  std::string device_variant;  // run on the device, resident and with transfers
+  std::vector<Size> sizes;    // increasing
+  VariantRef host_variant;    // run on the best host space (openmp, else serial)
+  VariantRef device_variant;  // run on the device, resident and with transfers
   int repetitions = 5;
 };
 
@@ -140,9 +156,14 @@ struct Experiment {
   // --inject-bug.
   std::vector<Variant> injected_bugs;
   std::vector<Sweep> sweeps;  // run in this order after the table (one per precision, say)
-  // Prose after the table: what the figures mean, and where the documents go wrong.
+  // What the table cannot say by itself, after it: figures of the last Problem (most have none).
   std::function<void(std::ostream&, const Problem&)> explain;
+  // Prose after the table: what the figures mean, and where the documents go wrong (the
+  // workload's notes.md, section Notes).
+  std::string notes;
 };
+
+inline VariantRef::VariantRef(const Variant& variant) : name_(variant.name) {}
 
 // The minimum traffic of one call of `variant` at `size`.
 inline Traffic traffic_of(const Experiment& experiment, const Variant& variant, const Size& size) {
@@ -150,6 +171,13 @@ inline Traffic traffic_of(const Experiment& experiment, const Variant& variant, 
 }
 
 // ---- helpers for writing statements ----
+
+// The sizes 2^first to 2^last elements of `rank` extents each (power_of_two_size), for a sweep.
+inline std::vector<Size> powers_of_two(int first, int last, int rank = 1) {
+  std::vector<Size> sizes;
+  for (int k = first; k <= last; ++k) sizes.push_back(power_of_two_size(k, rank));
+  return sizes;
+}
 
 // `variant` run by Space: its space name and whether that is a device.
 template <class Space>

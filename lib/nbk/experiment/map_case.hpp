@@ -1,11 +1,11 @@
 #pragma once
-// The Cases of element-wise maps (the maximum, the ufuncs, add, MatAdd).
+// The Cases of element-wise maps (the maximum, the ufuncs, add, MatAdd), which map_spec.hpp
+// makes from a workload's spec.
 //   MapCase: N arrays to one more on one space. The inputs are copied from the Problem's host
 //     arrays into the space's memory, the output is read back into a host mirror and checked
 //     there; upload() and download() repeat those copies, which is what the documents'
 //     target='cuda' on host arrays pays every call.
 //   HostLoopCase: the documents' baseline, plain C++ on one host thread writing one array.
-//   map_case_of: the CaseMaker of a MapCase from the Problem's inputs, a kernel and a check.
 //   map_variant: the fields every variant of a MapCase states alike.
 #include <Kokkos_Core.hpp>
 
@@ -86,21 +86,6 @@ class MapCase final : public Case {
   Array out_;
   Result out_host_;
 };
-
-// The CaseMaker of a MapCase on Space: `inputs_of(problem)` gives the host arrays (a
-// std::array), `kernel(space, in, out)` is one call, `check(problem, out_data)` judges the
-// output read back to the host.
-template <class Space, class ProblemType, class InputsOf, class Kernel, class CheckOf>
-CaseMaker map_case_of(std::string label, InputsOf inputs_of, Kernel kernel, CheckOf check,
-                      Output output = Output::reused) {
-  using In = std::invoke_result_t<InputsOf, const ProblemType&>;
-  using MapCaseType = MapCase<Space, typename In::value_type, std::tuple_size_v<In>>;
-  return maker<ProblemType>([=](const ProblemType& p, const Size&) {
-    return std::make_unique<MapCaseType>(
-        label, inputs_of(p), kernel,
-        [check, &p](const typename MapCaseType::Result& out) { return check(p, out.data()); }, output);
-  });
-}
 
 template <class HostArray>
 class HostLoopCase final : public Case {

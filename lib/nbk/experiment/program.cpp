@@ -13,6 +13,7 @@
 #include "nbk/core/errors.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/experiment/driver.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/ranks/ranks.hpp"
 #include "nbk/report/app_options.hpp"
 #include "nbk/report/hardware.hpp"
@@ -193,7 +194,7 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
   for (std::size_t i = 0; i < results.size(); ++i)
     if (const auto speedup = speedup_of(results[i], results)) {
       doc["results"][i]["speedup"] = *speedup;
-      doc["results"][i]["speedup_against"] = results[i].variant->speedup_against;
+      doc["results"][i]["speedup_against"] = results[i].variant->speedup_against.name();
     }
   if (!selected.empty()) {
     std::cout << '\n';
@@ -201,6 +202,7 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
     print_results(std::cout, e, results, probes);
   }
   if (e.explain && last_problem) e.explain(std::cout, *last_problem);
+  if (last_problem) std::cout << e.notes;
 
   if (!o.no_sweep && ranks::count() == 1)
     for (const Sweep& plan : e.sweeps) {
@@ -244,7 +246,7 @@ std::vector<char*> kokkos_arguments(int argc, char* argv[], std::string& device_
 int run_program(const Experiment& e, int argc, char* argv[]) {
   // Under mpiexec every rank runs this; rank 0 alone prints (ranks::Session).
   ranks::Session session(argc, argv);
-  CLI::App app{e.document + ": " + e.title + ".\nKokkos flags (--kokkos-NAME=VALUE) pass through."};
+  CLI::App app{e.document + ": " + e.title + ".\n" + legend().paragraph("## Help")};
   app.name(program_name(e));
   Options o;
   if (e.rank > 0) {

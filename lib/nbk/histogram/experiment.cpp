@@ -13,6 +13,7 @@
 #include "nbk/core/compat.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/map_case.hpp"
 #include "nbk/histogram/kernels.hpp"
 
@@ -115,12 +116,10 @@ const char* name_of(Sharing sharing) {
 }
 
 template <class Space>
-exp::Variant on_space(Sharing sharing, int bins) {
+exp::Variant on_space(Sharing sharing, int bins, const exp::Variant& host) {
   exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", name_of(sharing), bins), "x", "the counts");
-  if (sharing == Sharing::atomic && bins == 100) v.document = "cuda.atomic.add into one histogram (no figure)";
-  if (sharing == Sharing::unchecked_document) v.document = "the debugging section's kernel, range check removed";
   v.footprint = exp::arrays_of<Space, float>(1);  // x (the counts are a few KiB)
-  v.speedup_against = fmt::format("host-{}", bins);
+  v.speedup_against = host;
   v.make = exp::case_of<HistogramCase<Space>, Problem>(sharing, bins);
   return v;
 }
@@ -141,39 +140,12 @@ exp::Variant host_loop(int bins) {
   return v;
 }
 
-void explain(std::ostream& out, const exp::Problem&) {
-  out << "\nGB/s counts the 4 bytes read per sample. A variant's name is how threads share the counts and\n"
-         "how many bins there are. atomic: every sample an atomic add on the one histogram, so few bins\n"
-         "means many threads queueing on the same address. scatter: Kokkos' ScatterView, a private copy\n"
-         "per thread on a CPU (plain adds, summed at the end) and atomics on a GPU. team: each team counts\n"
-         "into its own histogram in scratch (GPU shared memory) and adds it to the one at the end.\n"
-         "private (ours, for a CPU): each thread counts a chunk into 8 int32 copies of the histogram\n"
-         "(fewer when the bins are many), consecutive samples into different copies so that two in the\n"
-         "same bin do not wait on each other, the bins of 256 samples computed at a time without a\n"
-         "branch; on a GPU it is the team kernel with those copies per team. Every variant must equal one\n"
-         "host thread's histogram exactly. The bin is floor((x - xmin) / width),\n"
-         "with x itself checked against [xmin, xmax). On a CPU an atomic add is a locked instruction, and\n"
-         "when two cores add into one cache line they take turns owning it: atomic rows are the slowest\n"
-         "there. ScatterView keeps the per-thread copies of a LayoutRight histogram one after another,\n"
-         "so copies of 1 bin (8 bytes) share a cache line and scatter-1 pays the same fight.\n"
-         "\nWhere the document goes wrong: its bin is (x + xmin) / bin_width, which adds xmin where it must\n"
-         "subtract it: with xmin = -4 every sample falls 2 |xmin| / width bins low, so its range check drops\n"
-         "almost all of them and the rest land in bin 0 (the tests show it). Its debugging section stops\n"
-         "the first thread with pdb inside a @cuda.jit kernel, which only works in Numba's CUDA simulator\n"
-         "(NUMBA_ENABLE_CUDASIM=1), a fact it does not mention.\n";
-}
-
 }  // namespace
 
-exp::Experiment histogram() {
-  exp::Experiment e;
-  e.name = "histogram";
-  e.title = "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4): atomics, ScatterView, team "
-            "scratch and private copies on every space, each exactly against one host thread";
-  e.document = "seed 003";
+exp::Experiment histogram(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.rate_in_elements = true;
   e.sizes = {Size{10000000}};
-  e.size_help = "Ours: 10^7 samples (the document gives no size).";
   e.test_sizes = {Size{0}, Size{1}, Size{1000}, Size{65537}, Size{200003}};
   e.seeded = true;
   e.traffic = [](const Size& s) { return read_traffic<float>(s.elements()); };
@@ -189,15 +161,15 @@ exp::Experiment histogram() {
     }
     return p;
   };
-  for (const int bins : bin_counts) e.variants.push_back(host_loop(bins));
+  std::map<int, exp::Variant> hosts;
+  for (const int bins : bin_counts) e.variants.push_back(hosts[bins] = host_loop(bins));
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     for (const int bins : bin_counts)
       for (const Sharing sharing : {Sharing::atomic, Sharing::scatter, Sharing::team, Sharing::private_copies})
-        e.variants.push_back(on_space<Space>(sharing, bins));
-    e.injected_bugs.push_back(on_space<Space>(Sharing::unchecked_document, 100));
+        e.variants.push_back(on_space<Space>(sharing, bins, hosts[bins]));
+    e.injected_bugs.push_back(on_space<Space>(Sharing::unchecked_document, 100, hosts[100]));
   });
-  e.explain = explain;
   return e;
 }
 

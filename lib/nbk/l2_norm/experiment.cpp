@@ -13,6 +13,7 @@
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/map_case.hpp"
 #include "nbk/experiment/rows_case.hpp"
 #include "nbk/l2_norm/kernels.hpp"
@@ -82,16 +83,15 @@ template <class Acc>
 const char* accumulator() { return std::is_same_v<Acc, double> ? "double-acc" : "float-acc"; }
 
 template <class Space, class Acc>
-exp::Variant on_space() {
+exp::Variant on_space(const exp::Variant& host) {
   using Case = exp::RowsCase<Space, HostMatrix, float>;
   exp::Variant v = exp::map_variant<Space>(accumulator<Acc>(), "the rows", "the norms");
-  if (std::is_same_v<Acc, double>) v.document = "l2_norm = guvectorize('(i)->()', cuda) (no figure)";
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
     const auto norms = static_cast<std::uint64_t>(s[0]) * sizeof(float);
     return is_device_space_v<Space> ? exp::Footprint{norms, matrix + norms} : exp::Footprint{matrix + 2 * norms, 0};
   };
-  v.speedup_against = "host";
+  v.speedup_against = host;
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
     return std::make_unique<Case>(
         "nbk::l2_norm", p.a,
@@ -119,33 +119,12 @@ exp::Variant host_loop() {
   return v;
 }
 
-void explain(std::ostream& out, const exp::Problem&) {
-  out << "\nGB/s counts the rows read once and a float norm written per row (16 bytes a row of 3).\n"
-         "double-acc adds the squares in double: a float's square is exact there and cannot overflow or\n"
-         "underflow, so the norm is right for any finite components, (1e30, 1e30, 0) included; float-acc\n"
-         "adds them in float32, where such a row's squares overflow to inf (and (1e-30, 1e-30, 0)'s flush\n"
-         "to 0): both pass on these data, the tests show where float-acc fails. The price is arithmetic,\n"
-         "not bytes: conversions and a double square root per row (1.8x float-acc's time on one core of\n"
-         "the development VM), and more on a GPU without full-rate double arithmetic.\n"
-         "\nWhere the document goes wrong: its example builds coords, 10 rows of (cos t, sin t), prints them,\n"
-         "and never calls l2_norm; they are float64 where the only loop it declares is float32, and every\n"
-         "row's norm is 1 (within a u in float32; the rows above). As printed, its listing ends the\n"
-         "function after the loop and leaves out[0] = math.sqrt(acc) at module level, where neither acc\n"
-         "nor out exists (a NameError), and the function writes no result.\n";
-}
-
 }  // namespace
 
-exp::Experiment l2_norm() {
-  exp::Experiment e;
-  e.name = "l2_norm";
-  e.title = "Euclidean norms of float32 rows, a thread per row with the squares added in double or float on every "
-            "space, resident and with transfers, against one host thread";
-  e.document = "seed 003";
+exp::Experiment l2_norm(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.rank = 2;
   e.sizes = {Size{10, 2}, Size{1000000, 3}};
-  e.size_help = "ROWSxCOMPONENTS. The document's 10 x 2 (unit vectors; any 2-component size is) and 10^6 x 3 (ours, "
-                "N(0, 1) components).";
   e.test_sizes = {Size{0, 3}, Size{4, 0}, Size{1, 1}, Size{10, 2}, Size{1001, 3}, Size{3, 1025}};
   e.bench_sizes = {Size{1000000, 3}};
   e.seeded = true;
@@ -177,13 +156,13 @@ exp::Experiment l2_norm() {
     }
     return p;
   };
-  e.variants.push_back(host_loop());
+  const exp::Variant host = host_loop();
+  e.variants.push_back(host);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space, double>());
-    e.variants.push_back(on_space<Space, float>());
+    e.variants.push_back(on_space<Space, double>(host));
+    e.variants.push_back(on_space<Space, float>(host));
   });
-  e.explain = explain;
   return e;
 }
 

@@ -16,6 +16,7 @@
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/map_case.hpp"
 #include "nbk/matmul/kernels.hpp"
 #include "nbk/matmul/vendor.hpp"
@@ -161,29 +162,27 @@ class MatmulCase final : public exp::Case {
 };
 
 template <class Space>
-exp::Variant on_space(Kernel kernel) {
+exp::Variant on_space(Kernel kernel, const exp::Variant& host) {
   exp::Variant v = exp::map_variant<Space>(name_of(kernel), "A and B", "C");
-  if (kernel == Kernel::naive) v.document = "@guvectorize matmulcore, (m,n),(n,p)->(m,p) (no body, no figure)";
-  if (kernel == Kernel::tiled) v.document = "shared memory (\"not too important right now\"; no code)";
   v.footprint = [](const Size& s) {
     const std::uint64_t c = bytes_of({{rows(s), columns(s)}});
     const std::uint64_t all = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}, {rows(s), columns(s)}});
     return is_device_space_v<Space> ? exp::Footprint{c, all} : exp::Footprint{all, 0};
   };
   v.below_memcpy_because = "a matrix product is bound by arithmetic, 2 n flops per element of C: judge it by GFLOP/s";
-  v.speedup_against = "host";
+  v.speedup_against = host;
   v.make = exp::case_of<MatmulCase<Space>, Problem>(kernel);
   return v;
 }
 
 #if defined(NBK_HAVE_OPENBLAS)
 // OpenBLAS on the host: the vendor's product on every core, outside Kokkos.
-exp::Variant host_blas() {
+exp::Variant host_blas(const exp::Variant& host) {
   exp::Variant v{"blas"};
   v.space = "host";
   v.moves = matmul::VendorGemm<matmul::Host>::name() + ", host memory";
   v.footprint = [](const Size& s) { return exp::Footprint{bytes_of({{rows(s), columns(s)}}), 0}; };
-  v.speedup_against = "host";
+  v.speedup_against = host;
   v.make = exp::maker<Problem>([](const Problem& p, const Size& s) {
     return std::make_unique<exp::HostLoopCase<HostMatrix>>(
         HostMatrix("nbk::matmul::c", rows(s), columns(s)),
@@ -210,42 +209,12 @@ exp::Variant host_loops() {
   return v;
 }
 
-void explain(std::ostream& out, const exp::Problem&) {
-  out << "\nGFLOP/s counts 2 m n p flops per call (a multiply and an add per term); GB/s the minimum bytes,\n"
-         "A and B read and C written once, which a matrix product is far from being bound by. naive: one\n"
-         "thread per element of C, each reading a row of A and a column of B straight from memory, so\n"
-         "every element of A and B is loaded p or m times; on a CPU the column of B is a walk with a\n"
-         "stride of one row, a cache line for every float, and where a row is a power of two bytes long\n"
-         "(1024 floats) those lines all fall into the same few cache sets and evict each other: naive\n"
-         "is several times slower at 1024 than at 1031. tiled: a team copies a tile of A and one of B\n"
-         "into scratch memory, waits at a barrier, and multiplies them out of scratch; each element\n"
-         "copied is used by a whole row or column of the tile, and each thread keeps a block of C in\n"
-         "registers (4 x 4 on a GPU, a row of 128 on a CPU), so one value loaded from scratch feeds\n"
-         "several multiply-adds. On a GPU that scratch is the shared memory of a 16 x 16 block; on a\n"
-         "CPU it is a per-thread buffer that stays in cache, and the block's contiguous columns are the\n"
-         "loop the compiler vectorizes.\n"
-         "host: i-k-j loops on one thread, whose inner loop runs along rows of B and C.\n"
-         "\nWhat the document shows: the signature of a CUDA gufunc matmulcore, (m,n),(n,p)->(m,p), and\n"
-         "nothing else: no body, no call, no size, no timing. A gufunc's core is the whole triple loop\n"
-         "over one (m,n),(n,p) pair, and a CUDA gufunc runs one core per GPU thread, one thread per\n"
-         "element of the loop (broadcast) dimensions. Called on two plain matrices, that is a single\n"
-         "GPU thread doing all m n p multiply-adds in turn (not measured here); the gufunc spreads only a\n"
-         "stack of many small matrices over threads. The speed is in the shared memory the document\n"
-         "calls \"not too important right now\". It gives no BLAS or NumPy figure to compare with.\n";
-}
-
 }  // namespace
 
-exp::Experiment matmul() {
-  exp::Experiment e;
-  e.name = "matmul";
-  e.title = "C = A B over float32 matrices: one thread per element and tiles in team scratch on every space, "
-            "against i-k-j loops on one host thread, checked in double";
-  e.document = "seed 003";
+exp::Experiment matmul(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.rank = 3;
   e.sizes = {Size{1024, 1024, 1024}};
-  e.size_help = "m x n x p: A (m x n) times B (n x p); one N: N x N times N x N. Ours: 1024 (the document gives "
-                "no size).";
   // Empty C, an empty inner dimension (C all zeros), 1 x 1, and sizes that are not a multiple
   // of any tile, of any depth, or take several stages.
   e.test_sizes = {Size{0, 4, 5}, Size{4, 0, 3}, Size{1, 1, 1},     Size{2, 3, 4},
@@ -285,17 +254,17 @@ exp::Experiment matmul() {
     nbk::fence(Kokkos::DefaultHostExecutionSpace(), "nbk::matmul::reference");
     return p;
   };
-  e.variants.push_back(host_loops());
+  const exp::Variant host = host_loops();
+  e.variants.push_back(host);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space>(Kernel::naive));
-    e.variants.push_back(on_space<Space>(Kernel::tiled));
-    if constexpr (matmul::has_vendor_gemm<Space>) e.variants.push_back(on_space<Space>(Kernel::vendor));
+    e.variants.push_back(on_space<Space>(Kernel::naive, host));
+    e.variants.push_back(on_space<Space>(Kernel::tiled, host));
+    if constexpr (matmul::has_vendor_gemm<Space>) e.variants.push_back(on_space<Space>(Kernel::vendor, host));
   });
 #if defined(NBK_HAVE_OPENBLAS)
-  e.variants.push_back(host_blas());
+  e.variants.push_back(host_blas(host));
 #endif
-  e.explain = explain;
   return e;
 }
 

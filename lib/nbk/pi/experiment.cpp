@@ -13,6 +13,7 @@
 #include "nbk/core/compat.hpp"
 #include "nbk/core/timer.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/pi/kernels.hpp"
 
 namespace nbk::experiments {
@@ -132,17 +133,15 @@ class HostCase final : public exp::Case {
 };
 
 template <class Space, class Pool>
-exp::Variant on_space(const char* name, std::uint64_t state_bytes) {
+exp::Variant on_space(const char* name, std::uint64_t state_bytes, const exp::Variant& reference) {
   exp::Variant v{name};
   v.moves = "none (the states live in the space's memory; the count is read outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
-  if (std::string(name) == "xorshift64")
-    v.document = "create_xoroshiro128p_states + xoroshiro128p_uniform_float32 (no figure)";
   v.footprint = [state_bytes](const Size& s) {
     const std::uint64_t states = static_cast<std::uint64_t>(std::max<std::int64_t>(s[0], 1)) * state_bytes;
     return is_device_space_v<Space> ? exp::Footprint{states, states} : exp::Footprint{2 * states, 0};
   };
-  v.speedup_against = "mt19937";
+  v.speedup_against = reference;
   v.make = exp::case_of<PoolCase<Space, Pool>, Problem>();
   return exp::on<Space>(v);
 }
@@ -156,36 +155,15 @@ exp::Variant host_reference() {
   return v;
 }
 
-void explain(std::ostream& out, const exp::Problem&) {
-  out << "\nGelem/s counts points per second. The check is statistical, against pi itself: every call's\n"
-         "estimate must be within five standard errors, 4 sqrt(p (1 - p) / n) with p = pi / 4. A generator\n"
-         "that fails it at a fixed seed is broken, or the kernel is. The pool's states advance from call to\n"
-         "call, so every call is a fresh estimate; the estimate column is the first call's. Stream s always\n"
-         "draws from state s (get_state(s)), so serial and OpenMP give the same counts for a seed. Seeding\n"
-         "the pool walks all its states on one host thread and copies them into the space: the 'pool\n"
-         "creation' column, not part of any call. mt19937 is the reference generator on one host thread;\n"
-         "the speed-up against it mixes threads with the generators' own costs.\n"
-         "\nOn a GPU the document's launch, 1,536 threads of 10,000 points each, fills about 1% of an H100's\n"
-         "270,000 thread slots: the 2^30 row uses 2^17 streams. Where the document goes wrong: the kernel's\n"
-         "docstring says it finds the maximum of an array (it counts points), and it prints the estimate with\n"
-         "no error bar, though with 15 million points the standard error is 4e-4: only three digits are known.\n";
-}
-
 }  // namespace
 
-exp::Experiment pi() {
-  exp::Experiment e;
-  e.name = "pi";
-  e.title = "Monte-Carlo pi from Kokkos random pools (XorShift64, XorShift1024), one state per stream, on every "
-            "space, within five standard errors";
-  e.document = "seed 003";
+exp::Experiment pi(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.rank = 2;
   e.rate_in_elements = true;
   e.seeded = true;
   e.repetitions = 3;
   e.sizes = {Size{1536, 10000}, Size{131072, 8192}};
-  e.size_help = "SxK: S streams of K points. The document's 24 x 64 = 1536 streams of 10000 points, and ours: "
-                "2^17 streams of 2^13 points (2^30).";
   // 2^27 points in 2^17 streams: as many streams as the 2^30 run (they fill a GPU), an eighth of
   // its points (one call at 2^30 takes 6-14 s on a CPU space here).
   e.bench_sizes = {Size{1536, 10000}, Size{131072, 1024}};
@@ -203,13 +181,13 @@ exp::Experiment pi() {
     p->samples_per_stream = s[1];
     return p;
   };
-  e.variants.push_back(host_reference());
+  const exp::Variant reference = host_reference();
+  e.variants.push_back(reference);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space, pi::XorShift64<Space>>("xorshift64", pi::xorshift64_state_bytes));
-    e.variants.push_back(on_space<Space, pi::XorShift1024<Space>>("xorshift1024", pi::xorshift1024_state_bytes));
+    e.variants.push_back(on_space<Space, pi::XorShift64<Space>>("xorshift64", pi::xorshift64_state_bytes, reference));
+    e.variants.push_back(on_space<Space, pi::XorShift1024<Space>>("xorshift1024", pi::xorshift1024_state_bytes, reference));
   });
-  e.explain = explain;
   return e;
 }
 

@@ -4,6 +4,8 @@
 // to a relative 1e-12.
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include <cmath>
 #include <ostream>
 
@@ -14,6 +16,7 @@
 #include "nbk/core/vendor_reduce.hpp"
 #include "nbk/core/verify.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/product/kernels.hpp"
 
 namespace nbk::experiments {
@@ -25,6 +28,7 @@ using exp::Size;
 inline constexpr double log_sum_tolerance = 1e-12;  // relative
 
 struct Problem final : exp::Problem {
+  std::string underflow_text;  // notes.md, section "## When the product underflows"
   std::uint64_t seed = 0;
   Kokkos::View<double*, Kokkos::HostSpace> host;
   product::HostProduct product;  // in index order, in double
@@ -38,12 +42,7 @@ struct Problem final : exp::Problem {
     out << fmt::format("sum of log x_i (host std::log, summed exactly) = {:.15g}, so the product is about 10^{:.0f}\n",
                        log_sum, std::floor(log_sum / std::log(10.0)));
     if (underflows)
-      out << fmt::format(
-          "The product UNDERFLOWS: its logarithm is far below log(2^-1074) = {:.2f}, the smallest positive double,\n"
-          "so the correctly rounded product is 0.0 and every product below must be exactly 0.0. Each factor\n"
-          "contributes log x ~ -1 on average (E[log U] = -1), so the running product on the host reached 0.0 at\n"
-          "element {} of {}; everything after that multiplied zeros.\n",
-          product::log_smallest_double(), product.zero_at, size());
+      out << fmt::format(fmt::runtime(underflow_text), product::log_smallest_double(), product.zero_at, size());
     else
       out << fmt::format("The product is representable: host product = {:.17g}.\n", product.value);
   }
@@ -122,64 +121,43 @@ class OnSpace final : public exp::Case {
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
-  struct Row {
-    const char* name;
-    Kind kind;
-    const char* moves;
-    const char* document;
-  };
-  std::vector<Row> rows = {{"prod", Kind::prod, "parallel_reduce with Kokkos::Prod", "cuda.reduce(lambda a, b: a * b)"},
-                           {"log-sum", Kind::log_sum, "parallel_reduce of log x_i with Kokkos::Sum", ""}};
+  std::vector<std::tuple<const char*, Kind, const char*>> rows = {
+      {"prod", Kind::prod, "parallel_reduce with Kokkos::Prod"},
+      {"log-sum", Kind::log_sum, "parallel_reduce of log x_i with Kokkos::Sum"}};
   if (has_vendor_reduction<Space>)
-    rows.push_back({"cub-prod", Kind::cub_prod, "cub::DeviceReduce::Reduce with a multiply, outside Kokkos", ""});
-  for (const Row& row : rows) {
-    exp::Variant v{row.name};
-    v.moves = std::string(row.moves) + "; data resident";
-    v.document = row.document;
-    if (row.kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
+    rows.emplace_back("cub-prod", Kind::cub_prod, "cub::DeviceReduce::Reduce with a multiply, outside Kokkos");
+  for (const auto& [name, kind, moves] : rows) {
+    exp::Variant v{name};
+    v.moves = std::string(moves) + "; data resident";
+    if (kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
     v.footprint = exp::arrays_of<Space, double>(1);
-    if (row.kind == Kind::log_sum)  // a log and an add per element: bound by arithmetic on a CPU
+    if (kind == Kind::log_sum)  // a log and an add per element: bound by arithmetic on a CPU
       v.traffic = [](const Size& s) {
         return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
       };
-    v.make = exp::case_of<OnSpace<Space>, Problem>(row.kind);
+    v.make = exp::case_of<OnSpace<Space>, Problem>(kind);
     variants.push_back(exp::on<Space>(v));
   }
 }
 
-void explain(std::ostream& out, const exp::Problem& problem) {
+void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
-  out << "\nGB/s counts 8 bytes per element read once.\n";
-  if (p.underflows)
-    out << "Product check: exactly 0.0, because the sum of logarithms puts the exact product below 2^-1075.\n";
-  else
-    out << "Product check: within 2 gamma_{n-1} |p| + n 2^-1074 of the host's product (each of the two\n"
-           "is within half that of the exact product: every factor rounds by at most u = 2^-53).\n";
-  out << fmt::format(
-      "Sum of logs: parallel_reduce of log x_i in double, within a relative {:.0e} of the exact sum of the\n"
-      "host's std::log values (a device's log may differ from the host's in the last bit, and the order\n"
-      "of the additions changes their rounding, by ~1e-14 relative here).\n",
-      log_sum_tolerance);
-  out << "\nThe document compared np.prod with cuda.reduce using np.allclose, whose absolute tolerance\n"
-         "(1e-8) accepts any two numbers smaller than that: it passed comparing 0.0 with 0.0, a check\n"
-         "that could not fail. Comparing the sums of logarithms can.\n";
+  const std::string check = notes.section(p.underflows ? "## Product check when it underflows" : "## Product check");
+  out << '\n' << fmt::format(fmt::runtime(notes.section("## Notes with the run's figures")), check, log_sum_tolerance);
 }
 
 }  // namespace
 
-exp::Experiment product() {
-  exp::Experiment e;
-  e.name = "product";
-  e.title = "the product of float64 uniforms with Kokkos::Prod (and CUB on a GPU), and the sum of their logarithms";
-  e.document = "seed 004";
+exp::Experiment product(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.sizes = {Size{4000000}};
-  e.size_help = "The document's 4,000,000.";
   e.test_sizes = {Size{0}, Size{1}, Size{300}, Size{100003}};
   e.seeded = true;
   e.traffic = [](const Size& s) { return read_traffic<double>(s.elements()); };
   e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(double); };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
+  e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
+    p->underflow_text = notes.section("## When the product underflows");
     p->seed = settings.seed;
     p->host = uniform_doubles(s.elements(), settings.seed);
     p->product = product::host_product(p->host.data(), p->size());
@@ -190,7 +168,7 @@ exp::Experiment product() {
     return p;
   };
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
-  e.explain = explain;
+  e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };
   return e;
 }
 

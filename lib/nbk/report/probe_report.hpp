@@ -22,25 +22,9 @@ using Probes = std::map<std::string, ProbeResult>;  // by space name
 
 // Probes every enabled space named in `spaces`, with `elements` doubles per array (0: each
 // space's default). A device too full for the probe is left out (its figures show "-").
-inline Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements) {
-  Probes probes;
-  for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    const std::string name(space_name<Space>());
-    if (!spaces.count(name)) return;
-    const std::int64_t n = elements > 0 ? elements : default_probe_elements<Space>();
-    if (is_device_space_v<Space> && !device_shortfall(3 * sizeof(double) * static_cast<std::uint64_t>(n)).empty())
-      return;
-    std::cerr << "probing " << name << " ...\n";
-    ProbeResult& probe = probes[name] = probe_bandwidth(Space(), n);
-    // A probe size given (the tests' small runs) scales the FMA probe down with it.
-    const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
-    probe.fma_f32 = probe_fma<Space, float>(Space(), flops, probe.repetitions);
-    probe.fma_f64 = probe_fma<Space, double>(Space(), flops, probe.repetitions);
-    probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified;
-  });
-  return probes;
-}
+// Defined in probe_report.cpp, which is compiled for speed (the option parsing that calls it is
+// compiled for size).
+Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements);
 
 void print_probe_table(std::ostream& out, const Probes& probes);
 

@@ -13,6 +13,7 @@
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/map_case.hpp"
 #include "nbk/experiment/rows_case.hpp"
 #include "nbk/row_sum/kernels.hpp"
@@ -88,18 +89,17 @@ Traffic traffic(const Size& s) {
 enum class Way { team, flat };
 
 template <class Space, class T>
-exp::Variant on_space(Way way) {
+exp::Variant on_space(Way way, const exp::Variant& host) {
   using Case = exp::RowsCase<Space, HostMatrix<T>, Sum<T>>;
   exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", way == Way::team ? "team" : "flat", type_name<T>()),
                                            "the matrix", "the sums");
-  if (std::is_same_v<T, float> && way == Way::team) v.document = "sum_row = guvectorize('(n,m)->(n)', cuda) (no figure)";
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(T);
     const auto sums = static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>);
     return is_device_space_v<Space> ? exp::Footprint{sums, matrix + sums} : exp::Footprint{matrix + 2 * sums, 0};
   };
   v.traffic = traffic<T>;
-  v.speedup_against = fmt::format("host-{}", type_name<T>());
+  v.speedup_against = host;
   v.make = exp::maker<Problem>([way](const Problem& p, const Size&) {
     return std::make_unique<Case>(
         "nbk::row_sum", p.matrix<T>(),
@@ -130,27 +130,6 @@ exp::Variant host_loop() {
   return v;
 }
 
-void explain(std::ostream& out, const exp::Problem&) {
-  out << "\nGB/s counts the matrix read once and the sums written (8 bytes a row in int32, 4 in float32).\n"
-         "team: a team per row, its threads adding the row together, one of them writing the sum; flat: a\n"
-         "thread per row, adding it alone. Both read row-major (LayoutRight) matrices on every space: on a\n"
-         "GPU a team reads its row's consecutive elements (coalesced), where the 32 threads of a flat warp\n"
-         "read 32 rows a row apart (a column-major copy would suit them); on a CPU each flat thread streams\n"
-         "whole rows. A float32 row added in order waits for each add to finish before the next (the\n"
-         "compiler may not reorder float adds), so one core's float32 rows run at the add latency, not\n"
-         "at memory speed (about 2 G adds/s a core here); int64 adds of int32 data may be reordered, and\n"
-         "vectorize (4 elements a step in the SSE2 code of a build without -march). int32 sums are exact\n"
-         "(summed in int64); float32 ones are checked against double to 2(m - 1) + 1 u for rows of m,\n"
-         "the bound of any order of a row's m - 1 adds (1999 u at 1000 columns).\n"
-         "\nWhere the document goes wrong: its tmp = 0. is a float64, so Numba adds both signatures in\n"
-         "float64 and rounds on the store: its int32 sums of rows beyond int32's range are float-to-int\n"
-         "conversions out of range, undefined; only float32 data ever run. Its layout '(n,m)->(n)' makes\n"
-         "the whole matrix one gufunc element: a 2-D input leaves no loop dimension to spread over\n"
-         "threads, so one GPU thread sums every row in turn. '(m)->()' would give a thread per row (the\n"
-         "flat rows here). np.allclose's default tolerances (1e-5 relative plus 1e-8) do not depend on\n"
-         "the row length.\n";
-}
-
 // int32 draws uniform over its whole range, from random_data.hpp's blocks and engines.
 void fill_int32(std::int32_t* out, Index n, std::uint64_t seed) {
   random_detail::for_each_block(n, seed, [out](Index first, Index last, std::mt19937_64& g) {
@@ -161,15 +140,10 @@ void fill_int32(std::int32_t* out, Index n, std::uint64_t seed) {
 
 }  // namespace
 
-exp::Experiment row_sum() {
-  exp::Experiment e;
-  e.name = "row_sum";
-  e.title = "row sums of int32 (exact, in int64) and float32 matrices: a team per row and a thread per row on "
-            "every space, resident and with transfers, against one host thread";
-  e.document = "seed 004";
+exp::Experiment row_sum(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.rank = 2;
   e.sizes = {Size{1000, 1000}, Size{std::int64_t{1} << 14, std::int64_t{1} << 12}};
-  e.size_help = "ROWSxCOLUMNS. The document's 1000 x 1000; 16384 x 4096 (2^14 x 2^12) is ours.";
   e.test_sizes = {Size{0, 5}, Size{5, 0}, Size{1, 1}, Size{1, 1025}, Size{1025, 1}, Size{17, 33}, Size{1000, 1000}};
   e.bench_sizes = {Size{std::int64_t{1} << 14, std::int64_t{1} << 12}};
   e.seeded = true;
@@ -194,16 +168,16 @@ exp::Experiment row_sum() {
       for (std::int64_t j = 0; j < s[1]; ++j) p->float_sums[static_cast<std::size_t>(i)] += p->floats(i, j);
     return p;
   };
-  e.variants.push_back(host_loop<std::int32_t>());
-  e.variants.push_back(host_loop<float>());
+  const exp::Variant host_int32 = host_loop<std::int32_t>(), host_float32 = host_loop<float>();
+  e.variants.push_back(host_int32);
+  e.variants.push_back(host_float32);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     for (const Way way : {Way::team, Way::flat}) {
-      e.variants.push_back(on_space<Space, std::int32_t>(way));
-      e.variants.push_back(on_space<Space, float>(way));
+      e.variants.push_back(on_space<Space, std::int32_t>(way, host_int32));
+      e.variants.push_back(on_space<Space, float>(way, host_float32));
     }
   });
-  e.explain = explain;
   return e;
 }
 

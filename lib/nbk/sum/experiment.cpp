@@ -15,6 +15,7 @@
 #include "nbk/core/vendor_reduce.hpp"
 #include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/report/table.hpp"
 #include "nbk/sum/accuracy.hpp"
 #include "nbk/sum/kernels.hpp"
@@ -29,6 +30,7 @@ using exp::Size;
 // rank draws its own from the seed, so memory shrinks with ranks), on one process all of it.
 // The exact sum and the scale are the whole array's on every rank.
 struct Problem final : exp::Problem {
+  std::string ranks_text;  // notes.md, section "## Input under MPI"
   std::uint64_t seed = 0;
   Index total = 0;      // samples in the whole array
   ranks::Slice slice;   // this rank's part of it
@@ -49,9 +51,7 @@ struct Problem final : exp::Problem {
                        format_bytes(static_cast<std::uint64_t>(size()) * sizeof(float)));
     if (const int count = ranks::count(); count > 1) {
       const auto largest = static_cast<std::uint64_t>(ranks::slice_of(total, 0, count).size()) * sizeof(float);
-      out << fmt::format("each of the {} ranks draws only its slice (at most {}) from the seed; the exact sum\n"
-                         "adds the ranks' exact accumulators, limb by limb\n",
-                         count, format_bytes(largest));
+      out << fmt::format(fmt::runtime(ranks_text), count, format_bytes(largest));
     }
     out << fmt::format("exact sum (integer fixed-point accumulator on the host): {:.15g}\n", exact_value);
     out << fmt::format("sum |x| = {:.6g}; largest |prefix sum| = {:.6g}; condition number sum|x| / |sum| = {:.3g}\n",
@@ -270,9 +270,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
   };
   const bool device = is_device_space_v<Space>;
   std::vector<Row> rows = {
-      {"builtin", Kind::builtin, "parallel_reduce with Kokkos' Sum, float accumulator", "cuda.reduce"},
-      {"tree-host", Kind::tree_host, "team-scratch halving tree, the partials copied to the host and added there",
-       "the hand-written shared-memory kernel"},
+      {"builtin", Kind::builtin, "parallel_reduce with Kokkos' Sum, float accumulator", ""},
+      {"tree-host", Kind::tree_host, "team-scratch halving tree, the partials copied to the host and added there", ""},
       {"tree-device", Kind::tree_device, "the same tree, partials added by a second reduction on the space", ""},
       {"accurate", Kind::accurate, "parallel_reduce over the floats with a double accumulator", ""},
   };
@@ -286,7 +285,6 @@ void add_variants(std::vector<exp::Variant>& variants) {
   for (const Row& row : rows) {
     exp::Variant v{row.name};
     v.moves = std::string(row.moves) + "; data resident";
-    v.document = row.document;
     v.first_call = device ? "module load" : "";
     if (row.kind == Kind::builtin || row.kind == Kind::accurate) v.below_memcpy_because = kokkos34_reduce_launch;
     v.timed_with_transfers = true;
@@ -311,65 +309,29 @@ void add_variants(std::vector<exp::Variant>& variants) {
     }
 }
 
-void explain(std::ostream& out, const exp::Problem& problem) {
+void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
-  const auto exact = static_cast<double>(p.value);
-  out << fmt::format(
-      "\nWhy the digits differ. The samples and the reference are exact; every error is rounding in the\n"
-      "accumulator. A float keeps 24 bits (~7.2 digits) of the running partial sum, not of the answer:\n"
-      "here the partial sums reach {:.3g} while the answer is {:.4g}, so one addition may be off by up to\n"
-      "{:.1e}, and n of them add up like a random walk. Its expected size grows with how large and how\n"
-      "many the partial sums are: one thread in order (host-loop, builtin on serial) carries one partial\n"
-      "through all n additions; P threads or teams carry P partials each ~sqrt(P) times smaller; a GPU\n"
-      "tree's partials stay tiny until its last levels, and so do the blocked sum's. A single run is one\n"
-      "draw of that random error, and the order decides which digits survive, which is why the\n"
-      "document's CPU and GPU sums (2670.0366 vs 2670.0002, -6470.3159 vs -6470.2725) disagree in the\n"
-      "4th-5th digit though both added the same numbers. The double accumulator reads the same 4 bytes\n"
-      "per element (a float converts to double exactly) and rounds 2^29 times more finely.\n",
-      p.scale.max_prefix, exact, p.scale.max_prefix * unit_roundoff<float>());
-  out << "\nSpeed. On a CPU a loop with one accumulator adds one element per floating-point-add latency\n"
-         "(~3-4 cycles): without -ffast-math the compiler may not reorder float additions, so such loops\n"
-         "(host-loop, builtin, tree, accurate) run well below the copy bandwidth. The blocked sum keeps 64\n"
-         "independent accumulators per thread and adds each block pairwise: the adds overlap, the compiler\n"
-         "vectorizes them without -ffast-math, and the partial sums stay small, so it is both the fastest\n"
-         "and among the most accurate float sums on a CPU: the one to pick there. A GPU hides the latency\n"
-         "with thousands of threads in flight and is bound by memory instead.\n";
-  out << fmt::format(
-      "\nTolerance. The worst-case bound (n-1) u sum|x| is {:.1e} for a float accumulator here, larger than\n"
-      "the sum itself: it proves nothing. The check uses the probabilistic bound 6 u sqrt(n-1) 2 max|prefix|\n"
-      "(rounding errors as independent zero-mean variables, Higham & Mary 2019; see nbk/sum/accuracy.hpp),\n"
-      "false-alarm probability < 2e-8, with u = 2^-24 for a float and 2^-53 for a double accumulator. At\n"
-      "this size it cannot see a lost block of a few thousand samples (their sum is ~{:.0f}) in a float\n"
-      "result; the tests therefore also sum integer-valued data, whose every partial sum is exact in\n"
-      "float, and require the exact answer from every variant.\n",
-      static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
-  if (ranks::enabled)
-    out << "\nranks-*: each MPI rank sums its contiguous slice on its space, then MPI_Allreduce adds the\n"
-           "partials in the accumulator's type (float or double) and every rank holds the sum and checks it.\n"
-           "A call is both, from a barrier to the slowest rank. 'kernel': the slowest rank's kernel; 'comm':\n"
-           "the MPI_Allreduce as the last rank to reach it saw it (earlier ranks also wait there for it);\n"
-           "each the best over the calls. Every rank makes the whole input from the seed and keeps its\n"
-           "slice, so the data and the exact sum are those of the one-process rows.\n";
+  out << '\n'
+      << fmt::format(fmt::runtime(notes.section("## Notes with the run's figures")), p.scale.max_prefix,
+                     static_cast<double>(p.value), p.scale.max_prefix * unit_roundoff<float>(),
+                     static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
+  if (ranks::enabled) out << '\n' << notes.section("## Notes under MPI");
 }
 
 }  // namespace
 
-exp::Experiment sum() {
-  exp::Experiment e;
-  e.name = "sum";
-  e.title = "sum of float32 N(0,1) samples: host loop, parallel_reduce, a team-scratch tree, a double "
-            "accumulator, blocked, and the vendor's reduction; time, bandwidth and error against the exact sum";
-  e.document = "seed 001";
+exp::Experiment sum(const exp::Notes& notes) {
+  exp::Experiment e = exp::stated(notes);
   e.sizes = {Size{(std::int64_t{1} << 27) - 157}};
-  e.size_help = "The document's 2^27 - 157.";
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{255}, Size{257}, Size{100003}};
   e.seeded = true;
   e.traffic = [](const Size& s) { return read_traffic<float>(s.elements()); };
   e.problem_bytes = [](const Size& s) {
     return static_cast<std::uint64_t>(ranks::my_slice(s.elements()).size()) * sizeof(float);
   };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
+  e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
+    p->ranks_text = notes.section("## Input under MPI");
     p->seed = settings.seed;
     p->total = s.elements();
     p->slice = ranks::my_slice(p->total);
@@ -380,11 +342,10 @@ exp::Experiment sum() {
   exp::Variant host_loop{"host-loop"};
   host_loop.space = "host";
   host_loop.moves = "one host thread, in index order, float accumulator, on the host array";
-  host_loop.document = "the document's CPU line";
   host_loop.make = exp::case_of<HostLoop, Problem>();
   e.variants.push_back(host_loop);
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
-  e.explain = explain;
+  e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };
   return e;
 }
 

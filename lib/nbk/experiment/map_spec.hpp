@@ -1,0 +1,350 @@
+#pragma once
+// Element-wise (map) workloads stated as a spec: out = f(in_1, ..., in_k) element by element.
+// A workload writes one struct Spec deriving from MapSpec<Spec, Rank, Inputs, Precisions...>:
+//   label                    "nbk::<workload>": the kernels' and the arrays' labels
+//   in_words, out_words      what a with-transfers call copies in and out, in words ("a and b", "c")
+//   generate(in, n, u, seed) fills the inputs of one precision (u: `uniforms` U[0,1) doubles per element)
+//   reference(x...)          the exact result of one element, from that element's inputs
+//   tolerance_in_u           0: exact; else |out - reference| <= tolerance_in_u u |reference| + floor<T>()
+//   kernel(exec, in, out, param)  one call on a space (a template on it; param: the variant's tiles, launch...)
+//   host_loop(in, out)       the documents' baseline on one host thread, or host_element(x...): the
+//                            result of one element, which the default host_loop calls in index order
+//   describe(p), facts(p)    the line above the table and the Problem's JSON
+// and optionally scale(x...) with scale_words and scale_key, where the error is measured in unit
+// roundoffs of that scale instead of the reference (polar: the distance of two close points is far
+// smaller than the rounding of their coordinates); check(p, out) for any other verdict; and
+// annotate(verdict, param) to add what a call recorded in its param (add's launch shape).
+// From it derive the Problem (MapProblem), its bytes, each precision's traffic and footprints, the
+// host-loop variant (add_host_loop) and its variants on every space (on_every_space, or map_on
+// for one space). map_experiment(notes) is the experiment before its sizes and variants.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "nbk/core/random_data.hpp"
+#include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/map_case.hpp"
+#include "nbk/experiment/notes.hpp"
+
+namespace nbk::exp {
+
+struct NoParam {};
+
+template <class Spec>
+struct MapProblem;
+
+template <class Spec, int Rank, std::size_t Inputs, class... Precisions>
+struct MapSpec {
+  using Problem = MapProblem<Spec>;
+  static_assert(Rank >= 1 && Rank <= 3 && Inputs >= 1 && sizeof...(Precisions) >= 1);
+  static constexpr int rank = Rank;
+  static constexpr std::size_t inputs = Inputs;
+  using Types = std::tuple<Precisions...>;
+  using First = std::tuple_element_t<0, Types>;
+  using Param = NoParam;
+  static constexpr double tolerance_in_u = 0;  // exact
+  static constexpr int uniforms = 0;           // none drawn
+  // Floating-point operations per element where they bound the kernel (flop_count.hpp); 0: none shown.
+  static constexpr std::uint64_t flops_per_element = 0;
+  template <class T>
+  static double floor() { return 0; }
+  // Spec::host_element(x...) element by element, in index order.
+  template <class In, class Out>
+  static void host_loop(const In& in, const Out& out) {
+    each_element(in, out, std::make_index_sequence<Inputs>{});
+  }
+
+ private:
+  template <class In, class Out, std::size_t... K>
+  static void each_element(const In& in, const Out& out, std::index_sequence<K...>) {
+    auto* const o = out.data();
+    for (std::size_t i = 0; i < out.size(); ++i) o[i] = Spec::host_element(in[K].data()[i]...);
+  }
+};
+
+// "f32", "f64", "i64", "i32": how variant names tell precisions apart.
+template <class T>
+std::string precision_name() {
+  return (std::is_floating_point_v<T> ? "f" : "i") + std::to_string(8 * sizeof(T));
+}
+
+// A host array of `Rank` dimensions, row-major (NumPy's C order) on every space.
+template <class T, int Rank>
+using HostArray = Kokkos::View<std::conditional_t<Rank == 1, T*, std::conditional_t<Rank == 2, T**, T***>>,
+                               Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+template <class T, int Rank, class... Alloc>
+HostArray<T, Rank> host_array(const Size& s, const Alloc&... alloc) {
+  if constexpr (Rank == 1) return HostArray<T, Rank>(Kokkos::view_alloc(alloc...), s.elements());
+  else if constexpr (Rank == 2) return HostArray<T, Rank>(Kokkos::view_alloc(alloc...), s[0], s[1]);
+  else return HostArray<T, Rank>(Kokkos::view_alloc(alloc...), s[0], s[1], s[2]);
+}
+
+namespace map_detail {
+template <class Spec, class T>
+using Arrays = std::array<HostArray<T, Spec::rank>, Spec::inputs>;
+template <class Spec, class Types>
+struct AllArrays;
+template <class Spec, class... Ts>
+struct AllArrays<Spec, std::tuple<Ts...>> {
+  using type = std::tuple<Arrays<Spec, Ts>...>;
+};
+template <class Spec, class = void>
+struct has_check : std::false_type {};
+template <class Spec>
+struct has_check<Spec, std::void_t<decltype(&Spec::check)>> : std::true_type {};
+template <class Spec, class = void>
+struct has_annotate : std::false_type {};
+template <class Spec>
+struct has_annotate<Spec, std::void_t<decltype(&Spec::annotate)>> : std::true_type {};
+template <class Spec, class = void>
+struct has_scale : std::false_type {};
+template <class Spec>
+struct has_scale<Spec, std::void_t<decltype(Spec::scale_key)>> : std::true_type {};
+}  // namespace map_detail
+
+// The host side of one size: every precision's inputs, made once and read by every case.
+template <class Spec>
+struct MapProblem final : Problem {
+  Size size;
+  std::uint64_t seed = 0;
+  typename map_detail::AllArrays<Spec, typename Spec::Types>::type arrays;
+  template <class T>
+  const map_detail::Arrays<Spec, T>& in() const { return std::get<map_detail::Arrays<Spec, T>>(arrays); }
+  std::int64_t n() const { return size.elements(); }
+  void describe(std::ostream& out) const override { out << Spec::describe(*this); }
+  nlohmann::json to_json() const override { return Spec::facts(*this); }
+};
+
+// The reference of element i: Spec::reference of that element's inputs.
+template <class Spec, class T, std::size_t... K>
+auto reference_at(const map_detail::Arrays<Spec, T>& in, std::int64_t i, std::index_sequence<K...>) {
+  return Spec::reference(in[K].data()[i]...);
+}
+
+template <class Spec, class T, std::size_t... K>
+double scale_at(const map_detail::Arrays<Spec, T>& in, std::int64_t i, std::index_sequence<K...>) {
+  return Spec::scale(in[K].data()[i]...);
+}
+
+// The verdict on `out`, the precision T's result read back to the host.
+template <class Spec, class T>
+Verdict map_check(const MapProblem<Spec>& p, const T* out) {
+  if constexpr (map_detail::has_check<Spec>::value) {
+    return Spec::check(p, out);
+  } else {
+    const auto& in = p.template in<T>();
+    const auto reference = [&in](std::int64_t i) {
+      return reference_at<Spec, T>(in, i, std::make_index_sequence<Spec::inputs>{});
+    };
+    if constexpr (map_detail::has_scale<Spec>::value) {
+      // |out - reference| <= tolerance_in_u u scale, with the largest error in units of u of the scale
+      const double u = std::numeric_limits<T>::epsilon() / 2, tolerance = Spec::tolerance_in_u;
+      std::int64_t wrong = 0;
+      double worst = 0;
+      for (std::int64_t i = 0; i < p.n(); ++i) {
+        const double scale = scale_at<Spec, T>(in, i, std::make_index_sequence<Spec::inputs>{});
+        const double error = std::abs(static_cast<double>(out[i]) - reference(i));
+        wrong += !(error <= tolerance * u * scale);
+        if (scale > 0) worst = std::max(worst, error / scale / u);
+      }
+      Verdict v = mismatch_verdict(wrong);
+      if (!v.ok) v.summary = fmt::format("FAILED ({} beyond {:g} u ({}))", wrong, tolerance, Spec::scale_words);
+      v.cells = {{"max error", fmt::format("{:.1f} u", worst)}};
+      v.details[std::string("max_error_in_u_of_") + Spec::scale_key] = worst;
+      v.details["tolerance_in_u"] = tolerance;
+      return v;
+    } else if constexpr (Spec::tolerance_in_u == 0) {
+      std::int64_t wrong = 0;
+      for (std::int64_t i = 0; i < p.n(); ++i) wrong += !(out[i] == static_cast<T>(reference(i)));
+      return mismatch_verdict(wrong);
+    } else {
+      return relative_error_verdict(
+          p.n(), [out](std::int64_t i) { return out[i]; }, reference, Spec::tolerance_in_u,
+          std::numeric_limits<T>::epsilon() / 2, Spec::template floor<T>());
+    }
+  }
+}
+
+// The minimum traffic of one call in precision T: every input read, the output written.
+template <class Spec, class T>
+Traffic map_traffic_of(const Size& s) {
+  const auto n = static_cast<std::uint64_t>(s.elements());
+  return with_flops<T>(map_traffic<T>(n, Spec::inputs), Spec::flops_per_element ? n : 0, Spec::flops_per_element);
+}
+
+namespace map_detail {
+template <class Spec, class T>
+void make_inputs(MapProblem<Spec>& p, const std::vector<double>& u) {
+  auto& arrays = std::get<Arrays<Spec, T>>(p.arrays);
+  std::array<T*, Spec::inputs> data{};
+  for (std::size_t k = 0; k < Spec::inputs; ++k) {
+    arrays[k] = host_array<T, Spec::rank>(p.size, Kokkos::WithoutInitializing,
+                                          std::string(Spec::label) + "::in" + std::to_string(k) + precision_name<T>());
+    data[k] = arrays[k].data();
+  }
+  Spec::generate(data, p.n(), u.data(), p.seed);
+}
+template <class Spec, class... Ts>
+std::uint64_t bytes_per_element(std::tuple<Ts...>*) {
+  return Spec::inputs * (0 + ... + sizeof(Ts)) + Spec::uniforms * sizeof(double);
+}
+template <class Spec, class... Ts>
+std::uint64_t widest(std::tuple<Ts...>*) {
+  return std::max({sizeof(Ts)...});
+}
+template <class T, class... Ts>
+constexpr std::size_t index_of(std::tuple<Ts...>*) {
+  std::size_t k = 0, found = 0;
+  ((std::is_same_v<T, Ts> ? (found = k, ++k) : ++k), ...);
+  return found;
+}
+}  // namespace map_detail
+
+// The experiment's Problem, its host bytes and its traffic (the widest precision's) from the spec.
+template <class Spec>
+void state_map(Experiment& e) {
+  using Types = typename Spec::Types;
+  e.rank = Spec::rank;
+  e.traffic = [](const Size& s) {
+    const std::uint64_t bytes = map_detail::widest<Spec>(static_cast<Types*>(nullptr));
+    const auto n = static_cast<std::uint64_t>(s.elements());
+    Traffic t{Spec::inputs * bytes * n, bytes * n};
+    if (Spec::flops_per_element) t.flops = n * Spec::flops_per_element, t.flop_bytes = static_cast<int>(bytes);
+    return t;
+  };
+  e.problem_bytes = [](const Size& s) {
+    return static_cast<std::uint64_t>(s.elements()) * map_detail::bytes_per_element<Spec>(static_cast<Types*>(nullptr));
+  };
+  e.make_problem = [](const Size& s, const Settings& settings) {
+    auto p = std::make_shared<MapProblem<Spec>>();
+    p->size = s;
+    p->seed = settings.seed;
+    std::vector<double> u(static_cast<std::size_t>(Spec::uniforms * s.elements()));
+    if (!u.empty()) fill_uniform(u.data(), static_cast<Index>(u.size()), settings.seed);
+    std::apply([&](auto&... arrays) { (map_detail::make_inputs<Spec, typename std::decay_t<decltype(arrays)>::value_type::non_const_value_type>(*p, u), ...); },
+               p->arrays);
+    return std::shared_ptr<const Problem>(std::move(p));
+  };
+}
+
+// The documents' baseline in precision T: Spec::host_loop on one host thread, into an output
+// allocated (and first touched) with the case.
+template <class Spec, class T = typename Spec::First>
+Variant host_loop_variant(std::string name, std::string moves) {
+  using Out = HostArray<T, Spec::rank>;
+  Variant v{std::move(name)};
+  v.space = "host";
+  v.moves = std::move(moves);
+  v.footprint = arrays_of<Kokkos::DefaultHostExecutionSpace, T>(1);  // the output
+  v.traffic = map_traffic_of<Spec, T>;
+  v.make = maker<MapProblem<Spec>>([](const MapProblem<Spec>& p, const Size&) {
+    return std::make_unique<HostLoopCase<Out>>(
+        host_array<T, Spec::rank>(p.size, std::string(Spec::label) + "::out"),
+        [&p](const Out& out) { Spec::host_loop(p.template in<T>(), out); },
+        [&p](const Out& out) { return map_check<Spec, T>(p, out.data()); });
+  });
+  return v;
+}
+
+// The map in precision T on Space with `param` (tiles, launch shape): inputs copied in, the
+// output read back and checked; on a device also timed with the copies in every call. Its
+// speed-up is taken against `against` where given.
+template <class Spec, class Space, class T = typename Spec::First>
+Variant map_on(std::string name, const VariantRef* against = nullptr, typename Spec::Param param = {},
+               Output output = Output::reused) {
+  using Case = MapCase<Space, HostArray<T, Spec::rank>, Spec::inputs>;
+  Variant v = map_variant<Space>(std::move(name), Spec::in_words, Spec::out_words);
+  if (output == Output::fresh_every_call) v.moves += std::string("; ") + Spec::out_words + " allocated by every call";
+  v.footprint = arrays_of<Space, T>(Spec::inputs + 1, 1);  // inputs, output and the output's host mirror
+  v.traffic = map_traffic_of<Spec, T>;
+  if (against) v.speedup_against = *against;
+  v.make = maker<MapProblem<Spec>>([param, output](const MapProblem<Spec>& p, const Size&) {
+    auto state = std::make_shared<typename Spec::Param>(param);  // what this case's calls record
+    return std::make_unique<Case>(
+        Spec::label, p.template in<T>(),
+        [state](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& out) {
+          Spec::kernel(exec, in, out, *state);
+        },
+        [&p, state](const typename Case::Result& out) {
+          Verdict verdict = map_check<Spec, T>(p, out.data());
+          if constexpr (map_detail::has_annotate<Spec>::value) Spec::annotate(verdict, *state);
+          return verdict;
+        },
+        output);
+  });
+  return v;
+}
+
+// A host loop a variant's speed-up is taken against, and the index of its precision in Spec::Types:
+// a variant on a space runs in the precision of its baseline.
+struct Baseline {
+  VariantRef variant;
+  std::size_t precision = 0;
+};
+
+// The experiment of a map before its sizes and variants: name, title and prose from its notes,
+// Problem, bytes and traffic from the spec.
+template <class Spec>
+Experiment map_experiment(const Notes& notes) {
+  Experiment e = stated(notes);
+  state_map<Spec>(e);
+  return e;
+}
+
+// Adds the host loop in precision T and returns it as a baseline.
+template <class Spec, class T = typename Spec::First>
+Baseline add_host_loop(Experiment& e, std::string name, std::string moves) {
+  e.variants.push_back(host_loop_variant<Spec, T>(std::move(name), std::move(moves)));
+  return {e.variants.back(), map_detail::index_of<T>(static_cast<typename Spec::Types*>(nullptr))};
+}
+
+// One variant of a map on every space: its name, its baseline (and so its precision), its param.
+template <class Spec>
+struct OnSpace {
+  std::string name;
+  Baseline against = {};
+  typename Spec::Param param = {};
+  Output output = Output::reused;
+};
+
+namespace map_detail {
+template <class Spec, class Space, std::size_t... K>
+Variant on_space(const OnSpace<Spec>& o, std::index_sequence<K...>) {
+  Variant v;
+  const VariantRef* against = o.against.variant.empty() ? nullptr : &o.against.variant;
+  ((o.against.precision == K ? (void)(v = map_on<Spec, Space, std::tuple_element_t<K, typename Spec::Types>>(
+                                          o.name, against, o.param, o.output))
+                             : void()),
+   ...);
+  return v;
+}
+}  // namespace map_detail
+
+// Adds `variants` on every enabled space, space after space, and returns them (as named on each).
+template <class Spec>
+std::vector<VariantRef> on_every_space(Experiment& e, const std::vector<OnSpace<Spec>>& variants) {
+  std::vector<VariantRef> added;
+  for_each_enabled_space([&](auto tag) {
+    for (const auto& o : variants) {
+      e.variants.push_back(map_detail::on_space<Spec, typename decltype(tag)::type>(
+          o, std::make_index_sequence<std::tuple_size_v<typename Spec::Types>>{}));
+      if (added.size() < variants.size()) added.push_back(e.variants.back());
+    }
+  });
+  return added;
+}
+
+}  // namespace nbk::exp

@@ -1,0 +1,55 @@
+#pragma once
+// A workload's prose, kept beside its code in lib/nbk/<workload>/notes.md and embedded at build
+// time (lib/CMakeLists.txt generates a source holding it). Its form:
+//
+//   # <workload>
+//   Title: what the program runs, in one line
+//   Document: the document it comes from ("seed 002")
+//   Sizes: what --help says of the default sizes
+//
+//   ## Figures
+//   - <variant>: what the documents call it and their figure
+//   - <variant> on a device: ... (or "on a host": where the two differ)
+//
+//   ## Notes
+//   what the figures mean and where the documents go wrong, printed after the table as it stands.
+#include <string>
+#include <string_view>
+
+#include "nbk/experiment/experiment.hpp"
+
+namespace nbk::exp {
+
+struct Notes {
+  std::string_view name;  // the workload, as experiments.txt names it
+  std::string_view text;  // its notes.md
+
+  // The value of a "Key: value" line before the first section ("" if none).
+  std::string field(std::string_view key) const;
+  // The documents' words for `variant` in section Figures ("" if none).
+  std::string figure(const Variant& variant) const;
+  // Section Notes, with the blank line that separates it from the table before it.
+  std::string body() const;
+  // The text of the section under `heading` ("## Notes under MPI"), "" if none: what a
+  // statement prints only in some runs, or formats with the run's figures.
+  std::string section(std::string_view heading) const;
+  // The same without its last line end: text to continue on the same line.
+  std::string paragraph(std::string_view heading) const;
+};
+
+// The experiment model's own prose: the legend under the tables and the help's last line
+// (lib/nbk/experiment/legend.md).
+Notes legend();
+
+// An experiment with the name, title, document and size help its notes give.
+Experiment stated(const Notes& notes);
+
+// Throws std::logic_error when a speed-up baseline or a sweep's variant names no variant of
+// the experiment: references are checked when the experiment is built, not when it runs.
+void check_references(const Experiment& experiment);
+
+// The experiment a statement builds from its notes, with each variant's document from the
+// notes where the statement set none, its notes' prose, and its references checked.
+Experiment build(const Notes& notes, Experiment (*statement)(const Notes&));
+
+}  // namespace nbk::exp

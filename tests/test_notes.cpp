@@ -1,0 +1,64 @@
+// The experiment model's prose and references: notes.md read as the statements read it, and a
+// reference to a variant the experiment lacks refused when the experiment is built.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/registry.hpp"
+
+namespace {
+
+using nbk::exp::Experiment;
+using nbk::exp::Notes;
+using nbk::exp::Variant;
+
+constexpr const char* text =
+    "# demo\nTitle: a title\nDocument: seed 9\nSizes: The document's 10.\n\n## Figures\n- host: 1 ms\n"
+    "- tiled on a device: 2 us\n- tiled: 3 s\n\n## Notes\nFirst line.\n\nSecond paragraph.\n\n## Notes under MPI\nranks\n";
+
+TEST(Notes, FieldsFiguresAndSections) {
+  const Notes notes{"demo", text};
+  EXPECT_EQ(notes.field("Title"), "a title");
+  EXPECT_EQ(notes.field("Document"), "seed 9");
+  EXPECT_EQ(notes.field("Missing"), "");
+  Variant host{"host"}, tiled{"tiled"};
+  host.space = "host";
+  tiled.space = "openmp";
+  EXPECT_EQ(notes.figure(host), "1 ms");
+  EXPECT_EQ(notes.figure(tiled), "3 s");  // no "on a host" line: the plain one
+  tiled.space = "cuda";
+  tiled.device = true;
+  EXPECT_EQ(notes.figure(tiled), "2 us");
+  EXPECT_EQ(notes.body(), "\nFirst line.\n\nSecond paragraph.\n");
+  EXPECT_EQ(notes.section("## Notes under MPI"), "ranks\n");
+  EXPECT_EQ(notes.paragraph("## Notes under MPI"), "ranks");
+  const Experiment e = nbk::exp::stated(notes);
+  EXPECT_EQ(e.name, "demo");
+  EXPECT_EQ(e.size_help, "The document's 10.");
+}
+
+TEST(Notes, ReferencesAreCheckedWhenBuilt) {
+  Experiment e;
+  e.name = "demo";
+  Variant host{"host"}, other{"other"};
+  e.variants = {host, Variant{"device"}};
+  e.variants[1].speedup_against = host;
+  EXPECT_NO_THROW(nbk::exp::check_references(e));
+  e.variants[1].speedup_against = other;  // never added to the experiment
+  EXPECT_THROW(nbk::exp::check_references(e), std::logic_error);
+  e.variants[1].speedup_against = {};
+  e.sweeps = {{{}, host, other}};
+  EXPECT_THROW(nbk::exp::check_references(e), std::logic_error);
+}
+
+// Every registered experiment has a title and a document from its notes, and prose after its table.
+TEST(Notes, EveryExperimentHasItsNotes) {
+  for (const auto& e : nbk::exp::all_experiments()) {
+    EXPECT_FALSE(e.title.empty()) << e.name;
+    EXPECT_FALSE(e.document.empty()) << e.name;
+    if (e.name != "device_info") EXPECT_TRUE(!e.notes.empty() || e.explain) << e.name;
+  }
+}
+
+}  // namespace
