@@ -5,6 +5,9 @@
 # any package or build; apt sources in deb822 form and in the classic form both give deb-src.
 # Usage: tests/kokkos_source.sh <repository root>
 set -uo pipefail
+# Each case sets what it tests: nothing from the caller's environment (CI exports a 4.6 source and
+# its checksum for its own runs) may change the answer.
+unset Kokkos_ROOT NBK_KOKKOS_SOURCE NBK_KOKKOS_SHA256 NBK_KOKKOS_DOWNLOAD
 repo=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 failed=0
