@@ -182,7 +182,7 @@ Verdict map_check(const MapProblem<Spec>& p, const T* out) {
 template <class Spec, class T>
 Traffic map_traffic_of(const Size& s) {
   const auto n = static_cast<std::uint64_t>(s.elements());
-  return with_flops<T>(map_traffic<T>(n, Spec::inputs), Spec::flops_per_element ? n : 0, Spec::flops_per_element);
+  return with_flops<T>(map_traffic<T>(n, Spec::inputs), n, Spec::flops_per_element);
 }
 
 namespace map_detail {
