@@ -11,6 +11,7 @@
 #include "nbk/counter/kernels.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/scalar_case.hpp"
 
 namespace nbk::experiments {
 
@@ -26,54 +27,57 @@ struct Problem final : exp::Problem {
   nlohmann::json to_json() const override { return {{"increments", increments}}; }
 };
 
+// The counter in the space's memory; a call leaves its count there.
 template <class Space>
-class CounterCase final : public exp::Case {
- public:
-  CounterCase(const Problem& p, bool atomic)
-      : increments_(p.increments),
-        atomic_(atomic),
-        counter_("nbk::counter::count"),
-        host_(Kokkos::create_mirror_view(Kokkos::HostSpace(), counter_)) {}
-  void run() override {
-    if (atomic_)
-      counter::atomic_increments(exec_, counter_, increments_);
-    else
-      counter::racy_increments(exec_, counter_, increments_);
-  }
+struct OnSpace {
+  using Counter = counter::Counter<typename Space::memory_space>;
+  explicit OnSpace(const Problem& p)
+      : increments(p.increments), count("nbk::counter::count"), count_host(Kokkos::create_mirror_view(Kokkos::HostSpace(), count)) {}
   // Outside the clock: what the call counted, then the counter back to 0 for the next call.
-  void record() override {
-    Kokkos::deep_copy(exec_, host_, counter_);
-    nbk::fence(exec_, "nbk::counter read");
-    const std::int64_t lost = increments_ - static_cast<std::int64_t>(host_());
+  counter::Count read() {
+    Kokkos::deep_copy(exec, count_host, count);
+    nbk::fence(exec, "nbk::counter read");
+    const counter::Count counted = count_host();
+    Kokkos::deep_copy(exec, count, counter::Count(0));
+    nbk::fence(exec, "nbk::counter reset");
+    return counted;
+  }
+
+  std::int64_t increments;
+  Space exec;
+  Counter count;
+  typename Counter::HostMirror count_host;
+};
+
+// The updates every call lost: none where they are atomic or where one thread runs them; a
+// race can lose all but one (never gain one).
+class LostUpdates {
+ public:
+  LostUpdates(std::int64_t increments, bool atomic, int threads)
+      : increments_(increments),
+        allowed_(atomic || threads == 1 ? 0 : std::max<std::int64_t>(increments - 1, 0)),
+        threads_(threads) {}
+  void record(counter::Count counted) {
+    const std::int64_t lost = increments_ - static_cast<std::int64_t>(counted);
     fewest_lost_ = std::min(fewest_lost_, lost);
     most_lost_ = std::max(most_lost_, lost);
     ++calls_;
-    Kokkos::deep_copy(exec_, counter_, counter::Count(0));
-    nbk::fence(exec_, "nbk::counter reset");
   }
-  exp::Verdict verdict() override {
-    // Atomics lose nothing; a race can lose all but one update (never gain one), and with one
-    // thread there is nothing to race with.
-    const bool alone = exec_.concurrency() == 1;
-    const std::int64_t allowed = atomic_ || alone ? 0 : std::max<std::int64_t>(increments_ - 1, 0);
+  exp::Verdict verdict() const {
     exp::Verdict v;
-    v.ok = calls_ > 0 && fewest_lost_ >= 0 && most_lost_ <= allowed;
-    v.summary = v.ok ? "ok" : fmt::format("FAILED (lost {} of {}, {} allowed)", most_lost_, increments_, allowed);
+    v.ok = calls_ > 0 && fewest_lost_ >= 0 && most_lost_ <= allowed_;
+    v.summary = v.ok ? "ok" : fmt::format("FAILED (lost {} of {}, {} allowed)", most_lost_, increments_, allowed_);
     const double share = increments_ > 0 ? 100.0 * static_cast<double>(most_lost_) / increments_ : 0.0;
     v.cells = {{"lost updates", fewest_lost_ == most_lost_ ? fmt::format("{}", most_lost_)
                                                           : fmt::format("{}-{}", fewest_lost_, most_lost_)},
                {"lost, worst call", fmt::format("{:.1f}%", share)}};
-    v.details = {{"lost_fewest", fewest_lost_}, {"lost_most", most_lost_}, {"calls", calls_},
-                 {"threads", exec_.concurrency()}};
+    v.details = {{"lost_fewest", fewest_lost_}, {"lost_most", most_lost_}, {"calls", calls_}, {"threads", threads_}};
     return v;
   }
 
  private:
-  std::int64_t increments_;
-  bool atomic_;
-  Space exec_;
-  counter::Counter<typename Space::memory_space> counter_;
-  typename counter::Counter<typename Space::memory_space>::HostMirror host_;
+  std::int64_t increments_, allowed_;
+  int threads_;
   std::int64_t fewest_lost_ = std::numeric_limits<std::int64_t>::max(), most_lost_ = -1, calls_ = 0;
 };
 
@@ -83,7 +87,17 @@ exp::Variant on_space(bool atomic) {
   v.moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
   v.footprint = [](const Size&) { return exp::Footprint{sizeof(counter::Count), 0}; };
-  v.make = exp::case_of<CounterCase<Space>, Problem>(atomic);
+  v.make = exp::maker<Problem>([atomic](const Problem& p, const Size&) {
+    auto data = std::make_unique<OnSpace<Space>>(p);
+    LostUpdates judge(p.increments, atomic, data->exec.concurrency());
+    if (atomic)
+      return exp::scalar_case(std::move(data), [](OnSpace<Space>& d) {
+        counter::atomic_increments(d.exec, d.count, d.increments);
+      }, std::move(judge));
+    return exp::scalar_case(std::move(data), [](OnSpace<Space>& d) {
+      counter::racy_increments(d.exec, d.count, d.increments);
+    }, std::move(judge));
+  });
   return exp::on<Space>(v);
 }
 

@@ -3,7 +3,8 @@
 // A workload writes one struct Spec deriving from MapSpec<Spec, Rank, Inputs, Precisions...>:
 //   label                    "nbk::<workload>": the kernels' and the arrays' labels
 //   in_words, out_words      what a with-transfers call copies in and out, in words ("a and b", "c")
-//   generate(in, n, u, seed) fills the inputs of one precision (u: `uniforms` U[0,1) doubles per element)
+//   generate(in, n, u, seed) fills the inputs of one precision (u: `uniforms` U[0,1) doubles per
+//                            element); by default every input U[0,1) from the seed
 //   reference(x...)          the exact result of one element, from that element's inputs
 //   tolerance_in_u           0: exact; else |out - reference| <= tolerance_in_u u |reference| + floor<T>()
 //   kernel(exec, in, out, param)  one call on a space (a template on it; param: the variant's tiles, launch...)
@@ -33,9 +34,10 @@
 
 #include <fmt/format.h>
 
+#include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
-#include "nbk/experiment/map_case.hpp"
+#include "nbk/experiment/arrays_case.hpp"
 #include "nbk/experiment/notes.hpp"
 
 namespace nbk::exp {
@@ -60,6 +62,11 @@ struct MapSpec {
   static constexpr std::uint64_t flops_per_element = 0;
   template <class T>
   static double floor() { return 0; }
+  // Every input U[0,1), input k drawn from seed + k.
+  template <class T>
+  static void generate(const std::array<T*, Inputs>& in, std::int64_t n, const double*, std::uint64_t seed) {
+    for (std::size_t k = 0; k < Inputs; ++k) fill_uniform(in[k], n, seed + k);
+  }
   // Spec::host_element(x...) element by element, in index order.
   template <class In, class Out>
   static void host_loop(const In& in, const Out& out) {
@@ -127,6 +134,18 @@ struct MapProblem final : Problem {
   void describe(std::ostream& out) const override { out << Spec::describe(*this); }
   nlohmann::json to_json() const override { return Spec::facts(*this); }
 };
+
+// For a map whose float32 inputs are all U[0,1) from the seed (mat_add, maximum): the line above
+// the table, "<formula>, float32 <arrays> of <shape> (<bytes> each), U[0,1), seed <seed>", and the facts.
+template <class Spec>
+std::string uniform_inputs_text(const MapProblem<Spec>& p, const char* formula, const char* arrays) {
+  return fmt::format("{}, float32 {} of {} ({} each), U[0,1), seed {}\n", formula, arrays, p.size.text(),
+                     format_bytes(static_cast<std::uint64_t>(p.n()) * sizeof(float)), p.seed);
+}
+template <class Spec>
+nlohmann::json uniform_inputs_facts(const MapProblem<Spec>& p) {
+  return {{"element_type", "float32"}, {"shape", p.size.extents}, {"seed", p.seed}};
+}
 
 // The reference of element i: Spec::reference of that element's inputs.
 template <class Spec, class T, std::size_t... K>
@@ -265,7 +284,8 @@ Variant host_loop_variant(std::string name, std::string moves) {
 template <class Spec, class Space, class T = typename Spec::First>
 Variant map_on(std::string name, const VariantRef* against = nullptr, typename Spec::Param param = {},
                Output output = Output::reused) {
-  using Case = MapCase<Space, HostArray<T, Spec::rank>, Spec::inputs>;
+  using Host = HostArray<T, Spec::rank>;
+  using Case = ArraysCase<Space, Host, Spec::inputs, InSpace<Space, Host>>;
   Variant v = map_variant<Space>(std::move(name), Spec::in_words, Spec::out_words);
   if (output == Output::fresh_every_call) v.moves += std::string("; ") + Spec::out_words + " allocated by every call";
   v.footprint = arrays_of<Space, T>(Spec::inputs + 1, 1);  // inputs, output and the output's host mirror
@@ -273,9 +293,10 @@ Variant map_on(std::string name, const VariantRef* against = nullptr, typename S
   if (against) v.speedup_against = *against;
   v.make = maker<MapProblem<Spec>>([param, output](const MapProblem<Spec>& p, const Size&) {
     auto state = std::make_shared<typename Spec::Param>(param);  // what this case's calls record
+    const auto& in = p.template in<T>();
     return std::make_unique<Case>(
-        Spec::label, p.template in<T>(),
-        [state](const Space& exec, const typename Case::Arrays& in, const typename Case::Array& out) {
+        Spec::label, in, allocate<InSpace<Space, Host>>(std::string(Spec::label) + "::out", in[0].layout()),
+        [state](const Space& exec, const typename Case::Ins& in, const InSpace<Space, Host>& out) {
           Spec::kernel(exec, in, out, *state);
         },
         [&p, state](const typename Case::Result& out) {

@@ -14,7 +14,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/map_case.hpp"
+#include "nbk/experiment/arrays_case.hpp"
 #include "nbk/histogram/kernels.hpp"
 
 namespace nbk::experiments {
@@ -58,51 +58,40 @@ exp::Verdict check(const std::vector<Count>& reference, const Count* counts) {
 enum class Sharing { atomic, scatter, team, private_copies, unchecked_document };
 
 template <class Space>
-class HistogramCase final : public exp::Case {
- public:
-  using Memory = typename Space::memory_space;
-  HistogramCase(const Problem& p, Sharing sharing, int bins)
-      : reference_(p.reference(bins)),
-        sharing_(sharing),
-        bins_{-4, 4, bins},
-        x_host_(p.x),
-        x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::histogram::x"), p.size()),
-        histogram_("nbk::histogram::counts", bins),
-        histogram_host_(Kokkos::create_mirror_view(Kokkos::HostSpace(), histogram_)) {
-    if (sharing_ == Sharing::scatter) scatter_ = std::make_unique<histogram::Scatter<Space>>(histogram_);
-    upload();
-    nbk::fence(exec_, "nbk::histogram upload");
-  }
-  void upload() override { Kokkos::deep_copy(exec_, x_, x_host_); }
-  void run() override {
-    switch (sharing_) {
-      case Sharing::atomic: histogram::atomic_histogram(exec_, x_, bins_, histogram_); break;
-      case Sharing::scatter: histogram::scatter_histogram(exec_, x_, bins_, histogram_, *scatter_); break;
-      case Sharing::team: histogram::team_histogram(exec_, x_, bins_, histogram_); break;
-      case Sharing::private_copies: histogram::private_histogram(exec_, x_, bins_, histogram_); break;
-      case Sharing::unchecked_document:
-        histogram::unchecked_document_histogram(exec_, x_, bins_, histogram_);
-        break;
+using Counts = histogram::Histogram<typename Space::memory_space>;
+template <class Space>
+using HistogramCase = exp::ArraysCase<Space, Samples, 1, Counts<Space>>;
+
+// A kernel of histogram/kernels.hpp, kernel(exec, x, bins, counts), as a case's call.
+template <class Space>
+using Kernel = void (*)(const Space&, const typename HistogramCase<Space>::In&, const Bins&, const Counts<Space>&);
+template <class Space>
+typename HistogramCase<Space>::Kernel call_of(Kernel<Space> kernel, const Bins& bins) {
+  return [kernel, bins](const Space& exec, const typename HistogramCase<Space>::Ins& in, const Counts<Space>& out) {
+    kernel(exec, in[0], bins, out);
+  };
+}
+
+// A variant's call on the case's samples and `counts`.
+template <class Space>
+typename HistogramCase<Space>::Kernel call_of(Sharing sharing, const Bins& bins, const Counts<Space>& counts) {
+  using X = typename HistogramCase<Space>::In;
+  switch (sharing) {
+    case Sharing::atomic: return call_of<Space>(histogram::atomic_histogram<Space, X, Counts<Space>>, bins);
+    case Sharing::team: return call_of<Space>(histogram::team_histogram<Space, X, Counts<Space>>, bins);
+    case Sharing::private_copies: return call_of<Space>(histogram::private_histogram<Space, X, Counts<Space>>, bins);
+    case Sharing::unchecked_document:
+      return call_of<Space>(histogram::unchecked_document_histogram<Space, X, Counts<Space>>, bins);
+    case Sharing::scatter: {
+      // Made once, with the case: on a CPU it holds a copy of the counts per thread.
+      auto scatter = std::make_shared<histogram::Scatter<Space>>(counts);
+      return [bins, scatter](const Space& exec, const typename HistogramCase<Space>::Ins& in, const Counts<Space>& out) {
+        histogram::scatter_histogram(exec, in[0], bins, out, *scatter);
+      };
     }
   }
-  void download() override { Kokkos::deep_copy(exec_, histogram_host_, histogram_); }
-  exp::Verdict verdict() override {
-    download();
-    nbk::fence(exec_, "nbk::histogram result to host");
-    return check(reference_, histogram_host_.data());
-  }
-
- private:
-  const std::vector<Count>& reference_;
-  Sharing sharing_;
-  Bins bins_;
-  Space exec_;
-  Samples x_host_;
-  Kokkos::View<float*, Memory> x_;
-  histogram::Histogram<Memory> histogram_;
-  typename histogram::Histogram<Memory>::HostMirror histogram_host_;
-  std::unique_ptr<histogram::Scatter<Space>> scatter_;
-};
+  return {};
+}
 
 const char* name_of(Sharing sharing) {
   switch (sharing) {
@@ -120,7 +109,12 @@ exp::Variant on_space(Sharing sharing, int bins, const exp::Variant& host) {
   exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", name_of(sharing), bins), "x", "the counts");
   v.footprint = exp::arrays_of<Space, float>(1);  // x (the counts are a few KiB)
   v.speedup_against = host;
-  v.make = exp::case_of<HistogramCase<Space>, Problem>(sharing, bins);
+  v.make = exp::maker<Problem>([sharing, bins](const Problem& p, const Size&) {
+    const auto counts = exp::allocate<Counts<Space>>("nbk::histogram::counts", bins);
+    return std::make_unique<HistogramCase<Space>>(
+        "nbk::histogram", std::array{p.x}, counts, call_of<Space>(sharing, Bins{-4, 4, bins}, counts),
+        [&p, bins](const typename Counts<Space>::HostMirror& out) { return check(p.reference(bins), out.data()); });
+  });
   return v;
 }
 

@@ -14,8 +14,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/map_case.hpp"
-#include "nbk/experiment/rows_case.hpp"
+#include "nbk/experiment/arrays_case.hpp"
 #include "nbk/l2_norm/kernels.hpp"
 
 namespace nbk::experiments {
@@ -84,7 +83,8 @@ const char* accumulator() { return std::is_same_v<Acc, double> ? "double-acc" : 
 
 template <class Space, class Acc>
 exp::Variant on_space(const exp::Variant& host) {
-  using Case = exp::RowsCase<Space, HostMatrix, float>;
+  using Norms = Kokkos::View<float*, typename Space::memory_space>;
+  using Case = exp::ArraysCase<Space, HostMatrix, 1, Norms>;
   exp::Variant v = exp::map_variant<Space>(accumulator<Acc>(), "the rows", "the norms");
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
@@ -94,11 +94,11 @@ exp::Variant on_space(const exp::Variant& host) {
   v.speedup_against = host;
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
     return std::make_unique<Case>(
-        "nbk::l2_norm", p.a,
-        [](const Space& exec, const typename Case::Matrix& a, const typename Case::Values& norms) {
-          l2_norm::row_norms<Acc>(exec, a, norms);
+        "nbk::l2_norm", std::array{p.a}, exp::allocate<Norms>("nbk::l2_norm::per_row", p.a.extent(0)),
+        [](const Space& exec, const typename Case::Ins& in, const Norms& norms) {
+          l2_norm::row_norms<Acc>(exec, in[0], norms);
         },
-        [&p](const float* norms) { return check<Acc>(p, norms); });
+        [&p](const typename Norms::HostMirror& norms) { return check<Acc>(p, norms.data()); });
   });
   return v;
 }

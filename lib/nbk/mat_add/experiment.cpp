@@ -2,7 +2,6 @@
 // (ours: the guide leaves N open), as a 2-D MDRangePolicy with its 16 x 16 blocks as tiles, with
 // row-wise 1 x 256 tiles or with tiles left to Kokkos, on every space, on a device resident and
 // with transfers, against two nested loops on one host thread.
-#include "nbk/core/memory.hpp"
 #include "nbk/experiment/map_spec.hpp"
 #include "nbk/mat_add/kernels.hpp"
 
@@ -11,11 +10,6 @@ namespace nbk::experiments {
 struct MatAdd : exp::MapSpec<MatAdd, 2, 2, float> {
   static constexpr const char *label = "nbk::mat_add", *in_words = "A and B", *out_words = "C";
   using Param = mat_add::Tiles;
-  // A and B U[0, 1)
-  static void generate(const std::array<float*, 2>& in, std::int64_t n, const double*, std::uint64_t seed) {
-    fill_uniform(in[0], n, seed);
-    fill_uniform(in[1], n, seed + 1);
-  }
   // Checked on the flat buffers, sharing no indexing with the 2-D kernels; float addition rounds one way.
   static float reference(float a, float b) { return a + b; }
   template <class Space, class In, class Out>
@@ -25,13 +19,8 @@ struct MatAdd : exp::MapSpec<MatAdd, 2, 2, float> {
     for (std::size_t i = 0; i < c.extent(0); ++i)
       for (std::size_t j = 0; j < c.extent(1); ++j) c(i, j) = in[0](i, j) + in[1](i, j);
   }
-  static std::string describe(const Problem& p) {
-    return fmt::format("C = A + B, float32 row-major matrices of {} ({} each), U[0,1), seed {}\n", p.size.text(),
-                       format_bytes(static_cast<std::uint64_t>(p.n()) * sizeof(float)), p.seed);
-  }
-  static nlohmann::json facts(const Problem& p) {
-    return {{"element_type", "float32"}, {"shape", p.size.extents}, {"seed", p.seed}};
-  }
+  static std::string describe(const Problem& p) { return exp::uniform_inputs_text(p, "C = A + B", "row-major matrices"); }
+  static nlohmann::json facts(const Problem& p) { return exp::uniform_inputs_facts(p); }
 };
 
 exp::Experiment mat_add(const exp::Notes& notes) {

@@ -17,7 +17,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/map_case.hpp"
+#include "nbk/experiment/arrays_case.hpp"
 #include "nbk/matmul/kernels.hpp"
 #include "nbk/matmul/vendor.hpp"
 
@@ -117,49 +117,25 @@ const char* name_of(Kernel kernel) {
 }
 
 template <class Space>
-class MatmulCase final : public exp::Case {
- public:
-  using Memory = typename Space::memory_space;
-  MatmulCase(const Problem& p, Kernel kernel)
-      : p_(p),
-        kernel_(kernel),
-        a_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::a"), rows(p.size), inner(p.size)),
-        b_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::b"), inner(p.size), columns(p.size)),
-        c_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::matmul::c"), rows(p.size), columns(p.size)),
-        c_host_(Kokkos::create_mirror_view(Kokkos::HostSpace(), c_)) {
-    if constexpr (matmul::has_vendor_gemm<Space>)
-      if (kernel_ == Kernel::vendor) vendor_ = std::make_unique<matmul::VendorGemm<Space>>();
-    // An element the kernel never writes must fail the check, whatever the reference.
-    Kokkos::deep_copy(exec_, c_, std::numeric_limits<float>::quiet_NaN());
-    upload();
-    nbk::fence(exec_, "nbk::matmul upload");
-  }
-  void upload() override {
-    Kokkos::deep_copy(exec_, a_, p_.a);
-    Kokkos::deep_copy(exec_, b_, p_.b);
-  }
-  void run() override {
-    if constexpr (matmul::has_vendor_gemm<Space>)
-      if (kernel_ == Kernel::vendor) return vendor_->multiply(exec_, a_, b_, c_);
-    if (kernel_ == Kernel::naive) matmul::naive(exec_, a_, b_, c_);
-    else matmul::tiled(exec_, a_, b_, c_);
-  }
-  void download() override { Kokkos::deep_copy(exec_, c_host_, c_); }
-  exp::Verdict verdict() override {
-    download();
-    nbk::fence(exec_, "nbk::matmul result to host");
-    return check(p_, c_host_.data());
-  }
+using Product = matmul::Matrix<typename Space::memory_space>;
+template <class Space>
+using MatmulCase = exp::ArraysCase<Space, HostMatrix, 2, Product<Space>>;
 
- private:
-  const Problem& p_;
-  Kernel kernel_;
-  Space exec_;
-  matmul::Matrix<Memory> a_, b_, c_;
-  typename matmul::Matrix<Memory>::HostMirror c_host_;
-  struct NoVendor {};
-  std::conditional_t<matmul::has_vendor_gemm<Space>, std::unique_ptr<matmul::VendorGemm<Space>>, NoVendor> vendor_;
-};
+// A variant's call: C = A B by one of the kernels.
+template <class Space>
+typename MatmulCase<Space>::Kernel call_of(Kernel kernel) {
+  using Ins = typename MatmulCase<Space>::Ins;
+  if constexpr (matmul::has_vendor_gemm<Space>)
+    if (kernel == Kernel::vendor) {
+      auto vendor = std::make_shared<matmul::VendorGemm<Space>>();  // its handle, made with the case
+      return [vendor](const Space& exec, const Ins& in, const Product<Space>& c) {
+        vendor->multiply(exec, in[0], in[1], c);
+      };
+    }
+  if (kernel == Kernel::naive)
+    return [](const Space& exec, const Ins& in, const Product<Space>& c) { matmul::naive(exec, in[0], in[1], c); };
+  return [](const Space& exec, const Ins& in, const Product<Space>& c) { matmul::tiled(exec, in[0], in[1], c); };
+}
 
 template <class Space>
 exp::Variant on_space(Kernel kernel, const exp::Variant& host) {
@@ -171,7 +147,11 @@ exp::Variant on_space(Kernel kernel, const exp::Variant& host) {
   };
   v.below_memcpy_because = "a matrix product is bound by arithmetic, 2 n flops per element of C: judge it by GFLOP/s";
   v.speedup_against = host;
-  v.make = exp::case_of<MatmulCase<Space>, Problem>(kernel);
+  v.make = exp::maker<Problem>([kernel](const Problem& p, const Size& s) {
+    return std::make_unique<MatmulCase<Space>>(
+        "nbk::matmul", std::array{p.a, p.b}, exp::allocate<Product<Space>>("nbk::matmul::c", rows(s), columns(s)),
+        call_of<Space>(kernel), [&p](const typename Product<Space>::HostMirror& c) { return check(p, c.data()); });
+  });
   return v;
 }
 

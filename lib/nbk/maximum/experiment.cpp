@@ -3,7 +3,6 @@
 // tiles or with tiles left to Kokkos on every space; on a device once with the data resident
 // (the document's cuda.jit kernel) and once with the transfers in every call (its
 // vectorize(target='cuda')). Then the size from which the device wins.
-#include "nbk/core/memory.hpp"
 #include "nbk/experiment/map_spec.hpp"
 #include "nbk/maximum/kernels.hpp"
 
@@ -12,11 +11,6 @@ namespace nbk::experiments {
 struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
   static constexpr const char *label = "nbk::maximum", *in_words = "a and b", *out_words = "c";
   using Param = maximum::Tiles;
-  // a and b U[0,1) float32, as np.random.rand(...).astype(np.float32)
-  static void generate(const std::array<float*, 2>& in, std::int64_t n, const double*, std::uint64_t seed) {
-    fill_uniform(in[0], n, seed);
-    fill_uniform(in[1], n, seed + 1);
-  }
   // Checked on the flat buffers, sharing no indexing with the 3-D kernels it checks.
   static float reference(float a, float b) { return a >= b ? a : b; }
   template <class Space, class In, class Out>
@@ -27,13 +21,8 @@ struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
   static void host_loop(const In& in, const Out& c) {
     maximum::host_loops(in[0].data(), in[1].data(), c.data(), c.extent(0), c.extent(1), c.extent(2));
   }
-  static std::string describe(const Problem& p) {
-    return fmt::format("c = max(a, b) element-wise, float32 arrays of {} ({} each), U[0,1), seed {}\n", p.size.text(),
-                       format_bytes(static_cast<std::uint64_t>(p.n()) * sizeof(float)), p.seed);
-  }
-  static nlohmann::json facts(const Problem& p) {
-    return {{"element_type", "float32"}, {"shape", p.size.extents}, {"seed", p.seed}};
-  }
+  static std::string describe(const Problem& p) { return exp::uniform_inputs_text(p, "c = max(a, b) element-wise", "arrays"); }
+  static nlohmann::json facts(const Problem& p) { return exp::uniform_inputs_facts(p); }
 };
 
 exp::Experiment maximum(const exp::Notes& notes) {

@@ -14,6 +14,7 @@
 #include "nbk/core/timer.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/scalar_case.hpp"
 #include "nbk/pi/kernels.hpp"
 
 namespace nbk::experiments {
@@ -45,16 +46,18 @@ struct Problem final : exp::Problem {
 // defect with.
 class Estimates {
  public:
-  explicit Estimates(std::int64_t samples) : samples_(samples) {}
-  void add(Count inside) {
+  // `details` and `cells`: what the verdict adds to the estimates (the pool's creation time).
+  Estimates(std::int64_t samples, nlohmann::json details, std::vector<std::pair<std::string, std::string>> cells)
+      : samples_(samples), details_(std::move(details)), cells_(std::move(cells)) {}
+  void record(Count inside) {
     if (inside < 0 || inside > samples_) impossible_ = true;
     if (samples_ == 0) return;
     const double estimate = 4.0 * static_cast<double>(inside) / static_cast<double>(samples_);
     if (calls_++ == 0) first_ = estimate;
     worst_ = std::max(worst_, std::abs(estimate - M_PI));
   }
-  exp::Verdict verdict(nlohmann::json details = nlohmann::json::object(),
-                       std::vector<std::pair<std::string, std::string>> cells = {}) const {
+  exp::Verdict verdict() const {
+    nlohmann::json details = details_;
     const double error = pi::standard_error(samples_), bound = bound_in_errors * error;
     exp::Verdict v;
     v.ok = !impossible_ && worst_ <= bound;
@@ -69,7 +72,7 @@ class Estimates {
       details["estimate_first_call"] = first_;
       details["worst_error"] = worst_;
     }
-    v.cells.insert(v.cells.end(), cells.begin(), cells.end());
+    v.cells.insert(v.cells.end(), cells_.begin(), cells_.end());
     details["bound"] = bound;
     details["calls"] = calls_;
     v.details = std::move(details);
@@ -78,58 +81,48 @@ class Estimates {
 
  private:
   std::int64_t samples_;
+  nlohmann::json details_;
+  std::vector<std::pair<std::string, std::string>> cells_;
   std::int64_t calls_ = 0;
   double first_ = 0, worst_ = 0;
   bool impossible_ = false;
 };
 
+// A pool of streams in the space's memory, and the count of points inside, which a call
+// leaves there.
 template <class Space, class Pool>
-class PoolCase final : public exp::Case {
- public:
+struct PoolDraws {
   using Inside = Kokkos::View<Count, typename Space::memory_space>;
-  explicit PoolCase(const Problem& p)
-      : streams_(p.streams),
-        samples_per_stream_(p.samples_per_stream),
-        inside_("nbk::pi::inside"),
-        inside_host_(Kokkos::create_mirror_view(Kokkos::HostSpace(), inside_)),
-        estimates_(p.samples()) {
+  explicit PoolDraws(const Problem& p)
+      : streams(p.streams),
+        samples_per_stream(p.samples_per_stream),
+        inside("nbk::pi::inside"),
+        inside_host(Kokkos::create_mirror_view(Kokkos::HostSpace(), inside)) {
     // Timed apart from the calls: seeding walks every state on the host, then copies them in.
-    pool_seconds_ = time_fenced("nbk::pi pool", [&] { pool_.init(p.seed, std::max(streams_, 1)); });
+    pool_seconds = time_fenced("nbk::pi pool", [&] { pool.init(p.seed, std::max(streams, 1)); });
   }
-  void run() override { pi::count_inside(exec_, pool_, streams_, samples_per_stream_, inside_); }
-  void record() override {
-    Kokkos::deep_copy(exec_, inside_host_, inside_);
-    nbk::fence(exec_, "nbk::pi count to host");
-    estimates_.add(inside_host_());
-  }
-  exp::Verdict verdict() override {
-    return estimates_.verdict({{"pool_creation_seconds", pool_seconds_}},
-                              {{"pool creation", fmt::format("{:.2f} ms", pool_seconds_ * 1e3)}});
+  void run() { pi::count_inside(exec, pool, streams, samples_per_stream, inside); }
+  Count read() {
+    Kokkos::deep_copy(exec, inside_host, inside);
+    nbk::fence(exec, "nbk::pi count to host");
+    return inside_host();
   }
 
- private:
-  int streams_;
-  std::int64_t samples_per_stream_;
-  Space exec_;
-  Pool pool_;
-  Inside inside_;
-  typename Inside::HostMirror inside_host_;
-  Estimates estimates_;
-  double pool_seconds_ = 0;
+  int streams;
+  std::int64_t samples_per_stream;
+  Space exec;
+  Pool pool;
+  Inside inside;
+  typename Inside::HostMirror inside_host;
+  double pool_seconds = 0;
 };
 
-class HostCase final : public exp::Case {
- public:
-  explicit HostCase(const Problem& p) : samples_(p.samples()), engine_(p.seed), estimates_(samples_) {}
-  void run() override { inside_ = pi::host_count_inside(engine_, samples_); }
-  void record() override { estimates_.add(inside_); }
-  exp::Verdict verdict() override { return estimates_.verdict({}, {{"pool creation", "-"}}); }
-
- private:
-  std::int64_t samples_;
-  std::mt19937_64 engine_;
-  Estimates estimates_;
-  Count inside_ = 0;
+// One std::mt19937_64 on one host thread.
+struct HostDraws {
+  explicit HostDraws(const Problem& p) : samples(p.samples()), engine(p.seed) {}
+  Count run() { return pi::host_count_inside(engine, samples); }
+  std::int64_t samples;
+  std::mt19937_64 engine;
 };
 
 template <class Space, class Pool>
@@ -142,7 +135,13 @@ exp::Variant on_space(const char* name, std::uint64_t state_bytes, const exp::Va
     return is_device_space_v<Space> ? exp::Footprint{states, states} : exp::Footprint{2 * states, 0};
   };
   v.speedup_against = reference;
-  v.make = exp::case_of<PoolCase<Space, Pool>, Problem>();
+  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    auto draws = std::make_unique<PoolDraws<Space, Pool>>(p);
+    const double seconds = draws->pool_seconds;
+    return exp::scalar_case(std::move(draws), [](PoolDraws<Space, Pool>& d) { d.run(); },
+                            Estimates(p.samples(), {{"pool_creation_seconds", seconds}},
+                                      {{"pool creation", fmt::format("{:.2f} ms", seconds * 1e3)}}));
+  });
   return exp::on<Space>(v);
 }
 
@@ -151,7 +150,10 @@ exp::Variant host_reference() {
   v.space = "host";
   v.moves = "one host thread, one std::mt19937_64 draw per point";
   v.footprint = [](const Size&) { return exp::Footprint{}; };
-  v.make = exp::case_of<HostCase, Problem>();
+  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return exp::scalar_case(std::make_unique<HostDraws>(p), [](HostDraws& d) { return d.run(); },
+                            Estimates(p.samples(), nlohmann::json::object(), {{"pool creation", "-"}}));
+  });
   return v;
 }
 

@@ -4,8 +4,6 @@
 // to a relative 1e-12.
 #include <fmt/format.h>
 
-#include <tuple>
-
 #include <cmath>
 #include <ostream>
 
@@ -17,6 +15,7 @@
 #include "nbk/core/verify.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/scalar_case.hpp"
 #include "nbk/product/kernels.hpp"
 
 namespace nbk::experiments {
@@ -58,86 +57,103 @@ struct Problem final : exp::Problem {
   }
 };
 
-enum class Kind { prod, log_sum, cub_prod };
-
-// One reduction on one space over a copy of the samples in the space's memory; every
-// call's result is checked.
+// The samples in the space's memory, and the vendor's reduction where the space has one.
 template <class Space>
-class OnSpace final : public exp::Case {
+struct OnSpace : exp::Resident<Space, double> {
+  explicit OnSpace(const Problem& p) : exp::Resident<Space, double>("nbk::product::data", p.host) {}
+  VendorReduce<Space> vendor;
+};
+
+// The product of every call: 0 where the exact product underflows, else within
+// product_tolerance of the host's; the worst one is shown.
+class ProductCheck {
  public:
-  OnSpace(const Problem& p, Kind kind)
-      : p_(p), kind_(kind), x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::product::data"), p.size()) {
-    Kokkos::deep_copy(exec_, x_, p.host);
-    nbk::fence(exec_, "nbk::product upload");
+  explicit ProductCheck(const Problem& p) : p_(p) {}
+  void record(double value) {
+    const bool right = p_.underflows ? value == 0.0
+                                     : std::fabs(value - p_.product.value) <=
+                                           product::product_tolerance(p_.product.value, p_.size());
+    if (calls_++ == 0 || !right) worst_ = value;
+    ok_ = ok_ && right;
   }
-  void run() override {
-    switch (kind_) {
-      case Kind::prod: result_ = product::reduce_product(exec_, x_); break;
-      case Kind::log_sum: result_ = product::reduce_log_sum(exec_, x_); break;
-      case Kind::cub_prod: result_ = vendor_.product(x_); break;
-    }
+  exp::Verdict verdict() const {
+    exp::Verdict v = verdict_of(p_, ok_, calls_);
+    v.cells = {{"result", worst_ == 0.0 ? std::string("0 (underflow)") : fmt::format("{:.6g}", worst_)}};
+    v.details = {{"product", worst_}};
+    return v;
   }
-  void record() override {
-    ++calls_;
-    worst_ = calls_ == 1 ? result_ : worst_;
-    if (kind_ == Kind::log_sum) {
-      const double error = p_.log_sum != 0 ? std::fabs(result_ - p_.log_sum) / std::fabs(p_.log_sum) : std::fabs(result_);
-      if (!(error <= worst_error_)) worst_ = result_;
-      worst_error_ = std::max(worst_error_, std::isnan(error) ? INFINITY : error);
-      ok_ = ok_ && close_relative(result_, p_.log_sum, log_sum_tolerance);
-    } else {
-      const bool right = p_.underflows ? result_ == 0.0
-                                       : std::fabs(result_ - p_.product.value) <=
-                                             product::product_tolerance(p_.product.value, p_.size());
-      if (!right) worst_ = result_;
-      ok_ = ok_ && right;
-    }
-  }
-  exp::Verdict verdict() override {
+  // The host's own product must agree with what its logarithm predicts.
+  static exp::Verdict verdict_of(const Problem& p, bool ok, int calls) {
     exp::Verdict v;
-    // The host's own product must agree with what its logarithm predicts.
-    v.ok = ok_ && calls_ > 0 && !(p_.underflows && p_.product.value != 0.0);
+    v.ok = ok && calls > 0 && !(p.underflows && p.product.value != 0.0);
     v.summary = v.ok ? "ok" : "FAILED";
-    if (kind_ == Kind::log_sum) {
-      v.cells = {{"result", fmt::format("{:.15g}", worst_)}, {"rel. error", fmt::format("{:.1e}", worst_error_)}};
-      v.details = {{"log_sum", worst_}, {"log_sum_relative_error", worst_error_}};
-    } else {
-      v.cells = {{"result", worst_ == 0.0 ? std::string("0 (underflow)") : fmt::format("{:.6g}", worst_)}};
-      v.details = {{"product", worst_}};
-    }
     return v;
   }
 
  private:
   const Problem& p_;
-  Kind kind_;
-  Space exec_;
-  Kokkos::View<double*, typename Space::memory_space> x_;
-  VendorReduce<Space> vendor_;
-  double result_ = 0, worst_ = 0, worst_error_ = 0;
+  double worst_ = 0;
   int calls_ = 0;
   bool ok_ = true;
 };
 
+// The sum of logarithms of every call, within a relative log_sum_tolerance of the exact one.
+class LogSumCheck {
+ public:
+  explicit LogSumCheck(const Problem& p) : p_(p) {}
+  void record(double value) {
+    const double error = p_.log_sum != 0 ? std::fabs(value - p_.log_sum) / std::fabs(p_.log_sum) : std::fabs(value);
+    if (calls_++ == 0 || !(error <= worst_error_)) worst_ = value;
+    worst_error_ = std::max(worst_error_, std::isnan(error) ? INFINITY : error);
+    ok_ = ok_ && close_relative(value, p_.log_sum, log_sum_tolerance);
+  }
+  exp::Verdict verdict() const {
+    exp::Verdict v = ProductCheck::verdict_of(p_, ok_, calls_);
+    v.cells = {{"result", fmt::format("{:.15g}", worst_)}, {"rel. error", fmt::format("{:.1e}", worst_error_)}};
+    v.details = {{"log_sum", worst_}, {"log_sum_relative_error", worst_error_}};
+    return v;
+  }
+
+ private:
+  const Problem& p_;
+  double worst_ = 0, worst_error_ = 0;
+  int calls_ = 0;
+  bool ok_ = true;
+};
+
+// One reduction on one space over a copy of the samples in the space's memory; every call's
+// result is checked.
+template <class Space, class Check>
+exp::Variant on_space(const char* name, const char* moves, double (*call)(OnSpace<Space>&)) {
+  exp::Variant v{name};
+  v.moves = std::string(moves) + "; data resident";
+  v.footprint = exp::arrays_of<Space, double>(1);
+  v.make = exp::maker<Problem>([call](const Problem& p, const Size&) {
+    return exp::scalar_case(std::make_unique<OnSpace<Space>>(p), call, Check(p));
+  });
+  return exp::on<Space>(v);
+}
+
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
-  std::vector<std::tuple<const char*, Kind, const char*>> rows = {
-      {"prod", Kind::prod, "parallel_reduce with Kokkos::Prod"},
-      {"log-sum", Kind::log_sum, "parallel_reduce of log x_i with Kokkos::Sum"}};
-  if (has_vendor_reduction<Space>)
-    rows.emplace_back("cub-prod", Kind::cub_prod, "cub::DeviceReduce::Reduce with a multiply, outside Kokkos");
-  for (const auto& [name, kind, moves] : rows) {
-    exp::Variant v{name};
-    v.moves = std::string(moves) + "; data resident";
-    if (kind != Kind::cub_prod) v.below_memcpy_because = kokkos34_reduce_launch;
-    v.footprint = exp::arrays_of<Space, double>(1);
-    if (kind == Kind::log_sum)  // a log and an add per element: bound by arithmetic on a CPU
-      v.traffic = [](const Size& s) {
-        return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
-      };
-    v.make = exp::case_of<OnSpace<Space>, Problem>(kind);
-    variants.push_back(exp::on<Space>(v));
+  exp::Variant prod = on_space<Space, ProductCheck>("prod", "parallel_reduce with Kokkos::Prod", [](OnSpace<Space>& d) {
+    return product::reduce_product(d.exec, d.x);
+  });
+  exp::Variant log_sum = on_space<Space, LogSumCheck>(
+      "log-sum", "parallel_reduce of log x_i with Kokkos::Sum",
+      [](OnSpace<Space>& d) { return product::reduce_log_sum(d.exec, d.x); });
+  // A log and an add per element: bound by arithmetic on a CPU.
+  log_sum.traffic = [](const Size& s) {
+    return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
+  };
+  for (exp::Variant* v : {&prod, &log_sum}) {
+    v->below_memcpy_because = kokkos34_reduce_launch;
+    variants.push_back(*v);
   }
+  if (has_vendor_reduction<Space>)
+    variants.push_back(on_space<Space, ProductCheck>("cub-prod",
+                                                     "cub::DeviceReduce::Reduce with a multiply, outside Kokkos",
+                                                     [](OnSpace<Space>& d) { return d.vendor.product(d.x); }));
 }
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {

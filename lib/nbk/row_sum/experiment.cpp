@@ -14,8 +14,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/map_case.hpp"
-#include "nbk/experiment/rows_case.hpp"
+#include "nbk/experiment/arrays_case.hpp"
 #include "nbk/row_sum/kernels.hpp"
 
 namespace nbk::experiments {
@@ -88,9 +87,10 @@ Traffic traffic(const Size& s) {
 
 enum class Way { team, flat };
 
-template <class Space, class T>
-exp::Variant on_space(Way way, const exp::Variant& host) {
-  using Case = exp::RowsCase<Space, HostMatrix<T>, Sum<T>>;
+template <class Space, class T, Way way>
+exp::Variant on_space(const exp::Variant& host) {
+  using Sums = Kokkos::View<Sum<T>*, typename Space::memory_space>;
+  using Case = exp::ArraysCase<Space, HostMatrix<T>, 1, Sums>;
   exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", way == Way::team ? "team" : "flat", type_name<T>()),
                                            "the matrix", "the sums");
   v.footprint = [](const Size& s) {
@@ -100,16 +100,17 @@ exp::Variant on_space(Way way, const exp::Variant& host) {
   };
   v.traffic = traffic<T>;
   v.speedup_against = host;
-  v.make = exp::maker<Problem>([way](const Problem& p, const Size&) {
+  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    const auto& a = p.matrix<T>();
     return std::make_unique<Case>(
-        "nbk::row_sum", p.matrix<T>(),
-        [way](const Space& exec, const typename Case::Matrix& a, const typename Case::Values& sums) {
-          if (way == Way::team)
-            row_sum::team_row_sums(exec, a, sums);
+        "nbk::row_sum", std::array{a}, exp::allocate<Sums>("nbk::row_sum::per_row", a.extent(0)),
+        [](const Space& exec, const typename Case::Ins& in, const Sums& sums) {
+          if constexpr (way == Way::team)
+            row_sum::team_row_sums(exec, in[0], sums);
           else
-            row_sum::flat_row_sums(exec, a, sums);
+            row_sum::flat_row_sums(exec, in[0], sums);
         },
-        [&p](const Sum<T>* sums) { return check(p, sums); });
+        [&p](const typename Sums::HostMirror& sums) { return check(p, sums.data()); });
   });
   return v;
 }
@@ -173,10 +174,10 @@ exp::Experiment row_sum(const exp::Notes& notes) {
   e.variants.push_back(host_float32);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    for (const Way way : {Way::team, Way::flat}) {
-      e.variants.push_back(on_space<Space, std::int32_t>(way, host_int32));
-      e.variants.push_back(on_space<Space, float>(way, host_float32));
-    }
+    e.variants.push_back(on_space<Space, std::int32_t, Way::team>(host_int32));
+    e.variants.push_back(on_space<Space, float, Way::team>(host_float32));
+    e.variants.push_back(on_space<Space, std::int32_t, Way::flat>(host_int32));
+    e.variants.push_back(on_space<Space, float, Way::flat>(host_float32));
   });
   return e;
 }

@@ -16,6 +16,7 @@
 #include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/scalar_case.hpp"
 #include "nbk/report/table.hpp"
 #include "nbk/sum/accuracy.hpp"
 #include "nbk/sum/kernels.hpp"
@@ -156,83 +157,80 @@ class HostLoop final : public exp::Case {
   double result_ = 0;
 };
 
-enum class Kind { builtin, tree_host, tree_device, accurate, blocked, cub };
+// The samples in the space's memory, and what the variants' calls keep between calls: the
+// tree's partials and the vendor's scratch.
+template <class Space>
+struct OnSpace : exp::Resident<Space, float> {
+  explicit OnSpace(const Problem& p)
+      : exp::Resident<Space, float>("nbk::sum::data", p.whole().host),
+        tree(this->exec, sum::default_tree_shape(this->exec, p.size())) {}
+  sum::TreeSum<Space> tree;
+  VendorReduce<Space> vendor;
+};
+
+// What the Tracker says a variant runs as.
+template <class Space>
+std::string kokkos_shape(const OnSpace<Space>&) {
+  return "Kokkos";
+}
+template <class Space>
+std::string tree_shape(const OnSpace<Space>& d) {
+  const auto& shape = d.tree.shape();
+  return fmt::format("{} teams x {} thread{}", shape.league, shape.team_size, shape.team_size == 1 ? "" : "s");
+}
+
+// A variant on one space: its name, its call, and what it is measured as.
+template <class Space>
+struct Row {
+  const char* name;
+  const char* moves;
+  double (*call)(OnSpace<Space>&);
+  std::string (*shape)(const OnSpace<Space>&);
+  bool double_accumulator = false;
+};
+
+template <class Space>
+Tracker tracker(const Problem& p, bool double_accumulator, std::string shape) {
+  return double_accumulator ? Tracker(p, unit_roundoff<double>(), "double", std::move(shape))
+                            : Tracker(p, unit_roundoff<float>(), "float", std::move(shape));
+}
 
 // One reduction on one space over a copy of the samples in the space's memory; the
 // with-transfers timing copies the samples in first.
 template <class Space>
-class OnSpace final : public exp::Case {
- public:
-  OnSpace(const Problem& p, Kind kind)
-      : p_(p.whole()),
-        kind_(kind),
-        x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::data"), p.size()),
-        tree_(exec_, sum::default_tree_shape(exec_, p.size())),
-        tracker_(p, kind == Kind::accurate ? unit_roundoff<double>() : unit_roundoff<float>(),
-                 kind == Kind::accurate ? "double" : "float", shape_text()) {
-    upload();
-    nbk::fence(exec_, "nbk::sum upload");
-  }
-  void upload() override { Kokkos::deep_copy(exec_, x_, p_.host); }
-  void run() override {
-    switch (kind_) {
-      case Kind::builtin: result_ = sum::builtin_sum(exec_, x_); break;
-      case Kind::tree_host: result_ = tree_.finish_on_host(x_); break;
-      case Kind::tree_device: result_ = tree_.finish_on_device(x_); break;
-      case Kind::accurate: result_ = sum::accurate_sum(exec_, x_); break;
-      case Kind::blocked: result_ = sum::blocked_sum(exec_, x_); break;
-      case Kind::cub: result_ = vendor_.sum(x_); break;
-    }
-  }
-  void record() override { tracker_.record(result_); }
-  exp::Verdict verdict() override { return tracker_.verdict(); }
-
- private:
-  std::string shape_text() const {
-    switch (kind_) {
-      case Kind::tree_host:
-      case Kind::tree_device:
-        return fmt::format("{} teams x {} thread{}", tree_.shape().league, tree_.shape().team_size,
-                           tree_.shape().team_size == 1 ? "" : "s");
-      case Kind::blocked: return sum::blocked_shape_text(exec_);
-      case Kind::cub: return "cub::DeviceReduce::Sum";
-      default: return "Kokkos";
-    }
-  }
-
-  const Problem& p_;
-  Kind kind_;
-  Space exec_;
-  Kokkos::View<float*, typename Space::memory_space> x_;
-  sum::TreeSum<Space> tree_;
-  VendorReduce<Space> vendor_;
-  Tracker tracker_;
-  double result_ = 0;
-};
+exp::Variant on_space(const Row<Space>& row) {
+  exp::Variant v{row.name};
+  v.moves = std::string(row.moves) + "; data resident";
+  v.first_call = is_device_space_v<Space> ? "module load" : "";
+  v.timed_with_transfers = true;
+  v.footprint = exp::arrays_of<Space, float>(1);
+  v.make = exp::maker<Problem>([row](const Problem& p, const Size&) {
+    auto data = std::make_unique<OnSpace<Space>>(p);
+    Tracker judge = tracker<Space>(p, row.double_accumulator, row.shape(*data));
+    return exp::scalar_case(std::move(data), row.call, std::move(judge));
+  });
+  return exp::on<Space>(v);
+}
 
 // The sum split across MPI ranks: each rank reduces its slice on its space, then
-// MPI_Allreduce adds the partials (in the accumulator's type) and gives every rank the sum.
-// The call is both; the kernel and the Allreduce are also timed apart on every rank. The
+// MPI_Allreduce adds the partials (in the accumulator's type, Acc) and gives every rank the
+// sum. The call is both; the kernel and the Allreduce are also timed apart on every rank. The
 // kernel's figure is the slowest rank's. A rank that finishes its kernel early waits inside
 // the Allreduce for the last one, so the communication's figure is the last rank's time in it
 // (the fewest over the ranks): the exchange itself, without the wait.
-template <class Space>
+template <class Space, class Acc>
 class AcrossRanks final : public exp::Case {
  public:
-  AcrossRanks(const Problem& p, Kind kind)
-      : kind_(kind),
+  AcrossRanks(const Problem& p, double (*local)(exp::Resident<Space, float>&))
+      : local_(local),
         n_(p.size()),
-        x_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::slice"), p.slice.size()),
-        tracker_(p, kind == Kind::accurate ? unit_roundoff<double>() : unit_roundoff<float>(),
-                 kind == Kind::accurate ? "double" : "float", "slices on " + std::to_string(ranks::count()) + " ranks") {
-    Kokkos::deep_copy(exec_, x_, p.host);
-    nbk::fence(exec_, "nbk::sum slice upload");
-  }
+        slice_(std::make_unique<exp::Resident<Space, float>>("nbk::sum::slice", p.host)),
+        tracker_(tracker<Space>(p, std::is_same_v<Acc, double>, "slices on " + std::to_string(ranks::count()) + " ranks")) {}
   void run() override {
     Kokkos::Timer timer;  // a reduction into a host value returns when it is done
-    const double local = kind_ == Kind::accurate ? sum::accurate_sum(exec_, x_) : sum::builtin_sum(exec_, x_);
+    const Acc local = static_cast<Acc>(local_(*slice_));
     kernel_ = timer.seconds();
-    result_ = kind_ == Kind::accurate ? ranks::sum(local) : ranks::sum(static_cast<float>(local));
+    result_ = ranks::sum(local);
     communication_ = timer.seconds() - kernel_;
   }
   void record() override {
@@ -251,62 +249,70 @@ class AcrossRanks final : public exp::Case {
   }
 
  private:
-  Kind kind_;
+  double (*local_)(exp::Resident<Space, float>&);
   std::int64_t n_;
-  Space exec_;
-  Kokkos::View<float*, typename Space::memory_space> x_;
+  std::unique_ptr<exp::Resident<Space, float>> slice_;
   Tracker tracker_;
   double result_ = 0, kernel_ = 0, communication_ = 0;
   double kernel_best_ = INFINITY, communication_best_ = INFINITY;
 };
 
 template <class Space>
-void add_variants(std::vector<exp::Variant>& variants) {
-  struct Row {
-    const char* name;
-    Kind kind;
-    const char* moves;
-    const char* document;
+double builtin(exp::Resident<Space, float>& d) {
+  return sum::builtin_sum(d.exec, d.x);
+}
+template <class Space>
+double accurate(exp::Resident<Space, float>& d) {
+  return sum::accurate_sum(d.exec, d.x);
+}
+
+template <class Space, class Acc>
+exp::Variant across_ranks(const char* name, const char* moves) {
+  exp::Variant v{name};
+  v.moves = std::string(moves) + "; data resident";
+  v.first_call = is_device_space_v<Space> ? "module load" : "";
+  v.distributed = true;
+  v.footprint = [](const Size& s) {
+    return exp::arrays_of<Space, float>(1)(Size{ranks::my_slice(s.elements()).size()});
   };
-  const bool device = is_device_space_v<Space>;
-  std::vector<Row> rows = {
-      {"builtin", Kind::builtin, "parallel_reduce with Kokkos' Sum, float accumulator", ""},
-      {"tree-host", Kind::tree_host, "team-scratch halving tree, the partials copied to the host and added there", ""},
-      {"tree-device", Kind::tree_device, "the same tree, partials added by a second reduction on the space", ""},
-      {"accurate", Kind::accurate, "parallel_reduce over the floats with a double accumulator", ""},
+  v.make = exp::case_of<AcrossRanks<Space, Acc>, Problem>(std::is_same_v<Acc, double> ? accurate<Space> : builtin<Space>);
+  return exp::on<Space>(v);
+}
+
+template <class Space>
+void add_variants(std::vector<exp::Variant>& variants) {
+  using Data = OnSpace<Space>;
+  std::vector<Row<Space>> rows = {
+      {"builtin", "parallel_reduce with Kokkos' Sum, float accumulator", [](Data& d) { return builtin<Space>(d); },
+       kokkos_shape<Space>},
+      {"tree-host", "team-scratch halving tree, the partials copied to the host and added there",
+       [](Data& d) { return double(d.tree.finish_on_host(d.x)); }, tree_shape<Space>},
+      {"tree-device", "the same tree, partials added by a second reduction on the space",
+       [](Data& d) { return double(d.tree.finish_on_device(d.x)); }, tree_shape<Space>},
+      {"accurate", "parallel_reduce over the floats with a double accumulator",
+       [](Data& d) { return accurate<Space>(d); }, kokkos_shape<Space>, true},
   };
   // A CPU sum: on a GPU one thread walking 1 KiB of contiguous floats breaks coalescing, and
   // the tree and the built-in reduction are the right shapes there.
-  if (!device)
-    rows.push_back({"blocked", Kind::blocked,
-                    "blocks of 1024 floats as 64 vectorized lanes, added pairwise; double across blocks", ""});
+  if (!is_device_space_v<Space>)
+    rows.push_back({"blocked", "blocks of 1024 floats as 64 vectorized lanes, added pairwise; double across blocks",
+                    [](Data& d) { return sum::blocked_sum(d.exec, d.x); },
+                    [](const Data& d) { return sum::blocked_shape_text(d.exec); }});
   if (has_vendor_reduction<Space>)
-    rows.push_back({"cub", Kind::cub, "cub::DeviceReduce::Sum: the vendor's reduction, outside Kokkos", ""});
-  for (const Row& row : rows) {
-    exp::Variant v{row.name};
-    v.moves = std::string(row.moves) + "; data resident";
-    v.first_call = device ? "module load" : "";
-    if (row.kind == Kind::builtin || row.kind == Kind::accurate) v.below_memcpy_because = kokkos34_reduce_launch;
-    v.timed_with_transfers = true;
-    v.footprint = exp::arrays_of<Space, float>(1);
-    v.make = exp::case_of<OnSpace<Space>, Problem>(row.kind);
-    variants.push_back(exp::on<Space>(v));
+    rows.push_back({"cub", "cub::DeviceReduce::Sum: the vendor's reduction, outside Kokkos",
+                    [](Data& d) { return double(d.vendor.sum(d.x)); },
+                    [](const Data&) { return std::string("cub::DeviceReduce::Sum"); }});
+  for (const Row<Space>& row : rows) {
+    exp::Variant v = on_space(row);
+    if (row.shape == kokkos_shape<Space>) v.below_memcpy_because = kokkos34_reduce_launch;
+    variants.push_back(v);
   }
-  if constexpr (ranks::enabled)
-    for (const Row& row : {Row{"ranks-builtin", Kind::builtin, "parallel_reduce on each rank's slice, float "
-                                                               "accumulator; MPI_Allreduce of the float partials", ""},
-                           Row{"ranks-accurate", Kind::accurate, "the double accumulator on each rank's slice; "
-                                                                 "MPI_Allreduce of the double partials", ""}}) {
-      exp::Variant v{row.name};
-      v.moves = std::string(row.moves) + "; data resident";
-      v.first_call = device ? "module load" : "";
-      v.distributed = true;
-      v.footprint = [](const Size& s) {
-        return exp::arrays_of<Space, float>(1)(Size{ranks::my_slice(s.elements()).size()});
-      };
-      v.make = exp::case_of<AcrossRanks<Space>, Problem>(row.kind);
-      variants.push_back(exp::on<Space>(v));
-    }
+  if constexpr (ranks::enabled) {
+    variants.push_back(across_ranks<Space, float>(
+        "ranks-builtin", "parallel_reduce on each rank's slice, float accumulator; MPI_Allreduce of the float partials"));
+    variants.push_back(across_ranks<Space, double>(
+        "ranks-accurate", "the double accumulator on each rank's slice; MPI_Allreduce of the double partials"));
+  }
 }
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {

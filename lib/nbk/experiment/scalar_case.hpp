@@ -1,0 +1,84 @@
+#pragma once
+// The Case of the scalar reductions (the sum, the product, pi, the counter): each call reduces
+// data held by the case to one value, and a judge looks at every call's value.
+//   Data: what the variant's calls work on, made once with the case (arrays in the space's
+//     memory, a random pool, a counter); with upload() where the with-transfers timing copies
+//     the input in again.
+//   Call: the timed call, a function of the Data. Either it returns the value (a parallel_reduce
+//     into a host value is complete when it returns), or it returns nothing and leaves the value
+//     in the space's memory, where Data::read() fetches it after the call, outside the clock.
+//   Judge: record(value) after every call, verdict() after all of them.
+// A variant is its call, chosen when the case is made: nothing switches over the variants on
+// every call.
+#include <Kokkos_Core.hpp>
+
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/experiment/experiment.hpp"
+
+namespace nbk::exp {
+
+template <class Data, class Call, class Judge>
+class ScalarCase final : public Case {
+  using Returned = std::invoke_result_t<Call&, Data&>;
+  static constexpr bool left_in_space = std::is_void_v<Returned>;
+
+ public:
+  ScalarCase(std::unique_ptr<Data> data, Call call, Judge judge)
+      : data_(std::move(data)), call_(std::move(call)), judge_(std::move(judge)) {}
+  void upload() override {
+    if constexpr (has_upload<Data>::value) data_->upload();
+  }
+  void run() override {
+    if constexpr (left_in_space)
+      call_(*data_);
+    else
+      value_ = call_(*data_);
+  }
+  void record() override {
+    if constexpr (left_in_space)
+      judge_.record(data_->read());
+    else
+      judge_.record(value_);
+  }
+  Verdict verdict() override { return judge_.verdict(); }
+
+ private:
+  template <class D, class = void>
+  struct has_upload : std::false_type {};
+  template <class D>
+  struct has_upload<D, std::void_t<decltype(std::declval<D&>().upload())>> : std::true_type {};
+
+  std::unique_ptr<Data> data_;
+  Call call_;
+  Judge judge_;
+  std::conditional_t<left_in_space, char, Returned> value_{};
+};
+
+template <class Data, class Call, class Judge>
+std::unique_ptr<Case> scalar_case(std::unique_ptr<Data> data, Call call, Judge judge) {
+  return std::make_unique<ScalarCase<Data, Call, Judge>>(std::move(data), std::move(call), std::move(judge));
+}
+
+// A host array copied into Space's memory: the input of a reduction, uploaded with the case.
+template <class Space, class T>
+struct Resident {
+  using Host = Kokkos::View<T*, Kokkos::HostSpace>;
+  Resident(const std::string& label, Host host_array)
+      : host(std::move(host_array)),
+        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host.extent(0)) {
+    upload();
+    nbk::fence(exec, label + " upload");
+  }
+  void upload() { Kokkos::deep_copy(exec, x, host); }
+
+  Space exec;
+  Host host;
+  Kokkos::View<T*, typename Space::memory_space> x;
+};
+
+}  // namespace nbk::exp
