@@ -189,7 +189,7 @@ struct Row {
   bool double_accumulator = false;
 };
 
-template <class Space>
+// The tracker of a float or a double accumulator.
 Tracker tracker(const Problem& p, bool double_accumulator, std::string shape) {
   return double_accumulator ? Tracker(p, unit_roundoff<double>(), "double", std::move(shape))
                             : Tracker(p, unit_roundoff<float>(), "float", std::move(shape));
@@ -206,7 +206,7 @@ exp::Variant on_space(const Row<Space>& row) {
   v.footprint = exp::arrays_of<Space, float>(1);
   v.make = exp::maker<Problem>([row](const Problem& p, const Size&) {
     auto data = std::make_unique<OnSpace<Space>>(p);
-    Tracker judge = tracker<Space>(p, row.double_accumulator, row.shape(*data));
+    Tracker judge = tracker(p, row.double_accumulator, row.shape(*data));
     return exp::scalar_case(std::move(data), row.call, std::move(judge));
   });
   return exp::on<Space>(v);
@@ -225,7 +225,7 @@ class AcrossRanks final : public exp::Case {
       : local_(local),
         n_(p.size()),
         slice_(std::make_unique<exp::Resident<Space, float>>("nbk::sum::slice", p.host)),
-        tracker_(tracker<Space>(p, std::is_same_v<Acc, double>, "slices on " + std::to_string(ranks::count()) + " ranks")) {}
+        tracker_(tracker(p, std::is_same_v<Acc, double>, "slices on " + std::to_string(ranks::count()) + " ranks")) {}
   void run() override {
     Kokkos::Timer timer;  // a reduction into a host value returns when it is done
     const Acc local = static_cast<Acc>(local_(*slice_));
