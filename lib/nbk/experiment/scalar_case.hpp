@@ -22,6 +22,13 @@
 
 namespace nbk::exp {
 
+namespace scalar_detail {
+template <class Data, class = void>
+struct has_upload : std::false_type {};
+template <class Data>
+struct has_upload<Data, std::void_t<decltype(std::declval<Data&>().upload())>> : std::true_type {};
+}  // namespace scalar_detail
+
 template <class Data, class Call, class Judge>
 class ScalarCase final : public Case {
   using Returned = std::invoke_result_t<Call&, Data&>;
@@ -31,7 +38,7 @@ class ScalarCase final : public Case {
   ScalarCase(std::unique_ptr<Data> data, Call call, Judge judge)
       : data_(std::move(data)), call_(std::move(call)), judge_(std::move(judge)) {}
   void upload() override {
-    if constexpr (has_upload<Data>::value) data_->upload();
+    if constexpr (scalar_detail::has_upload<Data>::value) data_->upload();
   }
   void run() override {
     if constexpr (left_in_space)
@@ -48,11 +55,6 @@ class ScalarCase final : public Case {
   Verdict verdict() override { return judge_.verdict(); }
 
  private:
-  template <class D, class = void>
-  struct has_upload : std::false_type {};
-  template <class D>
-  struct has_upload<D, std::void_t<decltype(std::declval<D&>().upload())>> : std::true_type {};
-
   std::unique_ptr<Data> data_;
   Call call_;
   Judge judge_;
