@@ -21,6 +21,12 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$here/out"
 rm -rf "$work" && mkdir -p "$work"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# cuBLAS is not in the pack (pack-device.sh): the machine's CUDA 13 toolkit, or the Python
+# wheel nvidia-cublas, has it.
+cublas_wheel=$(python3 -c 'import nvidia.cublas as m; print(list(m.__path__)[0] + "/lib")' 2>/dev/null)
+for dir in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib "$cublas_wheel"; do
+  [[ -n $dir && -d $dir ]] && LD_LIBRARY_PATH+=":$dir"
+done
 steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench report)
 # Every step named is checked before any runs: device time is scarce.
 for step in "${steps[@]}"; do
@@ -71,6 +77,9 @@ sanitize() {
 for step in "${steps[@]}"; do
   case "$step" in
     info)  note "device info"; nvidia-smi -L 2>&1 | tee -a "$work/log.txt"
+           # A library the pack leaves to the machine (cuBLAS) and the machine lacks: said at once.
+           missing=$(ldd "$here"/bin/* 2>/dev/null | grep "not found" | sort -u)
+           [[ -z $missing ]] || { note "libraries not found (LD_LIBRARY_PATH=$LD_LIBRARY_PATH):"; echo "$missing" | tee -a "$work/log.txt"; status=1; }
            run "$here/bin/nbk-device-info" --json "$work/device_info.json" ;;
     tests) note "tests"; OMP_PROC_BIND=false run "$here/bin/nbk_tests" --gtest_output="json:$work/tests.json" \
                --gtest_brief=1 --gtest_filter="${TESTS_FILTER:-*}" ;;

@@ -5,8 +5,8 @@
 # except glibc's and the driver's in build/device/ and packs them into .device/payload.tar.gz
 # (git-ignored) beside .device/run.sh, which unpacks them there, runs them and packs its
 # results into $OUT/results.tar.gz. One gzip'd tarball because each program holds every
-# workload's GPU code: the files take ~90 MB (~115 with --mpi), the tarball ~19 MB (~28), and
-# the workplace's device tool carries at most 64 MiB.
+# workload's GPU code: with --mpi the files take ~163 MB and .device/ ~41 MB (cuBLAS left to the
+# machine's CUDA toolkit), and the workplace's device tool carries at most 64 MiB.
 #   here:  scripts/pack-device.sh [--mpi]
 #   there: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [mpi] [report]
 #          (default: all but sanitize and mpi; docs/gpu.md, "On a GPU machine")
@@ -34,6 +34,9 @@ copy_loaded_libraries() {
   for lib in $( { ldd "$@" 2>/dev/null || true; } | awk '/=> \//{print $3}' | sort -u); do
     case "$(basename "$lib")" in
       libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+      # cuBLAS (580 MB, nine times what the device tool carries) comes with the GPU machine's
+      # CUDA 13 toolkit; run.sh finds it there.
+      libcublas.so*|libcublasLt.so*) ;;
       *) [[ -e $stage/lib/$(basename "$lib") ]] || cp -L "$lib" "$to/" ;;
     esac
   done
