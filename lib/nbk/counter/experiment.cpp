@@ -30,23 +30,18 @@ struct Problem final : exp::Problem {
 // The counter in the space's memory; a call leaves its count there.
 template <class Space>
 struct OnSpace {
-  using Counter = counter::Counter<typename Space::memory_space>;
-  explicit OnSpace(const Problem& p)
-      : increments(p.increments), count("nbk::counter::count"), count_host(Kokkos::create_mirror_view(Kokkos::HostSpace(), count)) {}
+  explicit OnSpace(const Problem& p) : increments(p.increments), count("nbk::counter::count") {}
   // Outside the clock: what the call counted, then the counter back to 0 for the next call.
   counter::Count read() {
-    Kokkos::deep_copy(exec, count_host, count);
-    nbk::fence(exec, "nbk::counter read");
-    const counter::Count counted = count_host();
-    Kokkos::deep_copy(exec, count, counter::Count(0));
+    const counter::Count counted = count.read(exec);
+    Kokkos::deep_copy(exec, count.value, counter::Count(0));
     nbk::fence(exec, "nbk::counter reset");
     return counted;
   }
 
   std::int64_t increments;
   Space exec;
-  Counter count;
-  typename Counter::HostMirror count_host;
+  exp::ValueInSpace<Space, counter::Count> count;
 };
 
 // The updates every call lost: none where they are atomic or where one thread runs them; a
@@ -90,13 +85,10 @@ exp::Variant on_space(bool atomic) {
   v.make = exp::maker<Problem>([atomic](const Problem& p, const Size&) {
     auto data = std::make_unique<OnSpace<Space>>(p);
     LostUpdates judge(p.increments, atomic, data->exec.concurrency());
-    if (atomic)
-      return exp::scalar_case(std::move(data), [](OnSpace<Space>& d) {
-        counter::atomic_increments(d.exec, d.count, d.increments);
-      }, std::move(judge));
-    return exp::scalar_case(std::move(data), [](OnSpace<Space>& d) {
-      counter::racy_increments(d.exec, d.count, d.increments);
-    }, std::move(judge));
+    void (*call)(OnSpace<Space>&) =
+        atomic ? +[](OnSpace<Space>& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); }
+               : +[](OnSpace<Space>& d) { counter::racy_increments(d.exec, d.count.value, d.increments); };
+    return exp::scalar_case(std::move(data), call, std::move(judge));
   });
   return exp::on<Space>(v);
 }

@@ -83,4 +83,21 @@ struct Resident {
   Kokkos::View<T*, typename Space::memory_space> x;
 };
 
+// A value a call leaves in Space's memory (a count), with its host mirror: read() copies it
+// back and waits for the copy, outside the clock.
+template <class Space, class T>
+struct ValueInSpace {
+  using View = Kokkos::View<T, typename Space::memory_space>;
+  explicit ValueInSpace(const std::string& label)
+      : value(label), host(Kokkos::create_mirror_view(Kokkos::HostSpace(), value)) {}
+  T read(const Space& exec) const {
+    Kokkos::deep_copy(exec, host, value);
+    nbk::fence(exec, "nbk::exp::ValueInSpace read");
+    return host();
+  }
+
+  View value;
+  typename View::HostMirror host;
+};
+
 }  // namespace nbk::exp

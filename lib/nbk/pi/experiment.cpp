@@ -92,35 +92,24 @@ class Estimates {
 // leaves there.
 template <class Space, class Pool>
 struct PoolDraws {
-  using Inside = Kokkos::View<Count, typename Space::memory_space>;
   explicit PoolDraws(const Problem& p)
-      : streams(p.streams),
-        samples_per_stream(p.samples_per_stream),
-        inside("nbk::pi::inside"),
-        inside_host(Kokkos::create_mirror_view(Kokkos::HostSpace(), inside)) {
+      : streams(p.streams), samples_per_stream(p.samples_per_stream), inside("nbk::pi::inside") {
     // Timed apart from the calls: seeding walks every state on the host, then copies them in.
     pool_seconds = time_fenced("nbk::pi pool", [&] { pool.init(p.seed, std::max(streams, 1)); });
   }
-  void run() { pi::count_inside(exec, pool, streams, samples_per_stream, inside); }
-  Count read() {
-    Kokkos::deep_copy(exec, inside_host, inside);
-    nbk::fence(exec, "nbk::pi count to host");
-    return inside_host();
-  }
+  Count read() const { return inside.read(exec); }
 
   int streams;
   std::int64_t samples_per_stream;
   Space exec;
   Pool pool;
-  Inside inside;
-  typename Inside::HostMirror inside_host;
+  exp::ValueInSpace<Space, Count> inside;
   double pool_seconds = 0;
 };
 
 // One std::mt19937_64 on one host thread.
 struct HostDraws {
   explicit HostDraws(const Problem& p) : samples(p.samples()), engine(p.seed) {}
-  Count run() { return pi::host_count_inside(engine, samples); }
   std::int64_t samples;
   std::mt19937_64 engine;
 };
@@ -138,7 +127,10 @@ exp::Variant on_space(const char* name, std::uint64_t state_bytes, const exp::Va
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
     auto draws = std::make_unique<PoolDraws<Space, Pool>>(p);
     const double seconds = draws->pool_seconds;
-    return exp::scalar_case(std::move(draws), [](PoolDraws<Space, Pool>& d) { d.run(); },
+    const auto call = [](PoolDraws<Space, Pool>& d) {
+      pi::count_inside(d.exec, d.pool, d.streams, d.samples_per_stream, d.inside.value);
+    };
+    return exp::scalar_case(std::move(draws), call,
                             Estimates(p.samples(), {{"pool_creation_seconds", seconds}},
                                       {{"pool creation", fmt::format("{:.2f} ms", seconds * 1e3)}}));
   });
@@ -151,7 +143,8 @@ exp::Variant host_reference() {
   v.moves = "one host thread, one std::mt19937_64 draw per point";
   v.footprint = [](const Size&) { return exp::Footprint{}; };
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    return exp::scalar_case(std::make_unique<HostDraws>(p), [](HostDraws& d) { return d.run(); },
+    const auto call = [](HostDraws& d) { return pi::host_count_inside(d.engine, d.samples); };
+    return exp::scalar_case(std::make_unique<HostDraws>(p), call,
                             Estimates(p.samples(), nlohmann::json::object(), {{"pool creation", "-"}}));
   });
   return v;
