@@ -56,7 +56,7 @@ inline double cos(double x) { return nbk_vector_cos(x); }
 namespace nbk {
 // What the host spaces' exp, log, sin and cos are, for the programs' context.
 #if defined(NBK_HOST_VECTOR_MATH)
-inline constexpr const char* host_math_name = NBK_HOST_VECTOR_MATH_LIBRARY " (vector calls), double log inline (host_log.hpp)";
+inline constexpr const char* host_math_name = NBK_HOST_VECTOR_MATH_LIBRARY " (vector calls), double log our own (host_log.hpp; the log-sum's: " NBK_SUM_OF_LOGS_FORM ")";
 #else
 inline constexpr const char* host_math_name = "Kokkos' math functions (scalar on the host)";
 #endif

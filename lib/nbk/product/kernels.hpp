@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/host_log.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/reduce.hpp"
 
@@ -33,10 +34,9 @@ double reduce_product(const ExecSpace& exec, const View& x) {
 }
 
 // sum log(x_i): log of the product, without the product's range limits.
-// On a GPU each thread takes one element. On a host space each work item sums a chunk of x
-// through `lanes` separate accumulators: one running sum is a chain of dependent additions
-// that the compiler may not reorder, so its logs would run one at a time; `lanes` sums let it
-// compute that many logs in one vector call (host_vector_math.hpp).
+// On a GPU each thread takes one element. On a host space each work item sums a chunk of x with
+// host_math::sum_of_logs (host_log.hpp: 8 lanes of our own log at a time), which reads x as
+// contiguous memory; its lambda is host-only, as that code is.
 template <class ExecSpace, class View>
 double reduce_log_sum(const ExecSpace& exec, const View& x) {
   detail::check_input<ExecSpace, View>();
@@ -46,17 +46,14 @@ double reduce_log_sum(const ExecSpace& exec, const View& x) {
         "nbk::product::log_sum", range(exec, 0, n),
         KOKKOS_LAMBDA(Index i, double& partial) { partial += nbk::math::log(x(i)); });
   } else {
-    constexpr Index chunk = 4096, lanes = 16;
+    static_assert(!std::is_same_v<typename View::array_layout, Kokkos::LayoutStride>,
+                  "the host log-sum reads x as contiguous memory");
+    constexpr Index chunk = 4096;
+    const double* data = x.data();
     return reduce_into_host<Kokkos::Sum, double>(
-        "nbk::product::log_sum", range(exec, 0, (n + chunk - 1) / chunk),
-        KOKKOS_LAMBDA(Index c, double& partial) {
-          const Index end = c * chunk + chunk < n ? c * chunk + chunk : n;
-          double sums[lanes] = {};
-          Index i = c * chunk;
-          for (; i + lanes <= end; i += lanes)
-            for (Index lane = 0; lane < lanes; ++lane) sums[lane] += nbk::math::log(x(i + lane));
-          for (; i < end; ++i) sums[0] += nbk::math::log(x(i));
-          for (Index lane = 0; lane < lanes; ++lane) partial += sums[lane];
+        "nbk::product::log_sum", range(exec, 0, (n + chunk - 1) / chunk), [=](Index c, double& partial) {
+          const Index begin = c * chunk;
+          partial += host_math::sum_of_logs(data + begin, n - begin < chunk ? n - begin : chunk);
         });
   }
 }
