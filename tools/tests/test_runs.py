@@ -116,6 +116,22 @@ class Summary(unittest.TestCase):
         self.assertIsNone(summary.crossover([(1, 1.0, 0.5), (2, 2.0, 3.0)]))
 
 
+class JudgedOn(unittest.TestCase):
+    """A row is judged by the probes of the space its JSON names in `judged_on` (OpenBLAS on every
+    core: openmp's), else by its own space's, one-thread 'host' rows by serial's."""
+
+    def test_reference_follows_judged_on(self):
+        data = {"experiment": "matmul", "probes": {"serial": {"memcpy_gb_per_s": 30.0},
+                                                   "openmp": {"memcpy_gb_per_s": 50.0}},
+                "results": [{"variant": "blas", "space": "host", "judged_on": "openmp", "status": "verified",
+                             "best_s": 0.01, "gb_per_s": 1.0},
+                            {"variant": "host", "space": "host", "status": "verified", "best_s": 0.06,
+                             "gb_per_s": 0.2}]}
+        blas, host = runs.entries_of(None, data)
+        self.assertEqual((blas.reference.space, blas.reference.gbps), ("openmp", 50.0))
+        self.assertEqual((host.reference.space, host.reference.gbps), ("host", 30.0))
+
+
 class H100Record(unittest.TestCase):
     """The H100 run of main at 4ae6697, in the repository; its rows are of the older format."""
 

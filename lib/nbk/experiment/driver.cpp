@@ -62,7 +62,10 @@ std::vector<const Variant*> select_variants(const Experiment& experiment, const 
   return selected;
 }
 
-std::string reference_space(const Variant& variant) { return variant.space == "host" ? "serial" : variant.space; }
+std::string reference_space(const Variant& variant) {
+  if (!variant.judged_on.empty()) return variant.judged_on;
+  return variant.space == "host" ? "serial" : variant.space;
+}
 
 // ---- sweep ----
 
@@ -388,6 +391,7 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
     return row;
   }
   const std::string space = reference_space(v);
+  row["judged_on"] = space;  // whose probes the fractions divide by
   row["status"] = r.verdict.ok ? "verified" : "failed";
   row["check"] = r.verdict.summary;
   row["first_s"] = r.steady.first;

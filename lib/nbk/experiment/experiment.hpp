@@ -97,6 +97,9 @@ class VariantRef {
 struct Variant {
   std::string name;        // on the command line, in tables, JSON and benchmark names
   std::string space;       // "serial", "openmp", "cuda"; "host": plain C++ on one host thread
+  // The space whose probes judge it (the % columns) where that is not its own ("host": serial's):
+  // a vendor library that runs on every core outside Kokkos is judged by the all-core probe.
+  std::string judged_on;
   bool device = false;     // the space's memory is not the host's
   std::string moves;       // what one call moves between host and space, in words
   std::string first_call;  // what the first call pays that later calls do not ("" if nothing special)
