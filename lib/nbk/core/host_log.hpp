@@ -149,8 +149,8 @@ inline __m512d log_f64x8(__m512d x) noexcept {
   // hi + lo = k ln2 + log c + r, hi exact by Fast2Sum (|w| >= |r| unless w = 0).
   const __m512d w = _mm512_fmadd_pd(kd, splat(ln2_high), lookup(log_c_high, index));
   const __m512d hi = _mm512_add_pd(w, r);
-  const __m512d lo = _mm512_fmadd_pd(kd, splat(ln2_low),
-                                     _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(w, hi), r), _mm512_add_pd(log1p_r_low, lookup(log_c_low, index))));
+  const __m512d tails = _mm512_add_pd(log1p_r_low, lookup(log_c_low, index));
+  const __m512d lo = _mm512_fmadd_pd(kd, splat(ln2_low), _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(w, hi), r), tails));
   const __m512d y = _mm512_add_pd(hi, _mm512_fmadd_pd(r2, poly, lo));
 
   // Specials by class of x: NaN -> NaN, +-0 -> -inf, 1 -> +0, -inf and x < 0 -> NaN, +inf -> +inf,
