@@ -118,7 +118,8 @@ class Reference:
 def reference_of(data, space):
     """The memcpy probe of `space` (else its Kokkos copy probe) in a program's JSON; the
     one-thread 'host' variants are judged against serial's."""
-    probe = (data.get("probes") or {}).get("serial" if space == "host" else space)
+    space = "serial" if space == "host" else space
+    probe = (data.get("probes") or {}).get(space)
     if not isinstance(probe, dict):
         return None
     for key, kind in (("memcpy_gb_per_s", "memcpy"), ("copy_gb_per_s", "copy")):

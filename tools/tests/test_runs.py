@@ -129,7 +129,7 @@ class JudgedOn(unittest.TestCase):
                              "gb_per_s": 0.2}]}
         blas, host = runs.entries_of(None, data)
         self.assertEqual((blas.reference.space, blas.reference.gbps), ("openmp", 50.0))
-        self.assertEqual((host.reference.space, host.reference.gbps), ("host", 30.0))
+        self.assertEqual((host.reference.space, host.reference.gbps), ("serial", 30.0))
 
 
 class H100Record(unittest.TestCase):

@@ -139,7 +139,8 @@ inline __m512d log_f64x8(__m512d x) noexcept {
   // A rounded fma would cost up to half an ulp of log x where log x is small, next to entry 9.
   const __m512d inv = lookup(inv_c, index), product = _mm512_mul_pd(m, inv);
   const __m512d r_low = _mm512_fmsub_pd(m, inv, product), r = _mm512_sub_pd(product, splat(1.0));
-  // log1p(r + r_low) = log1p(r) + r_low (1 - r) to within 2^-100: the slope matters where |r| ~ 1/64.
+  // log1p(r + r_low) = log1p(r) + r_low (1 - r) + O(r_low r^2), that term below 2^-63 (1/32 ulp
+  // at most): the slope matters where |r| ~ 1/64.
   const __m512d log1p_r_low = _mm512_fnmadd_pd(r, r_low, r_low);
   const __m512d r2 = _mm512_mul_pd(r, r), r4 = _mm512_mul_pd(r2, r2);
   const __m512d q01 = _mm512_fmadd_pd(r, splat(q[1]), splat(q[0])), q23 = _mm512_fmadd_pd(r, splat(q[3]), splat(q[2]));

@@ -20,11 +20,12 @@
 // builds, whose host code then calls these and whose device code CUDA's (compat.hpp).
 #include <cmath>
 
+#include "nbk/core/host_log.hpp"
+
 #if defined(NBK_HOST_VECTOR_MATH)
 #if !(defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__))
 #error "NBK_HOST_VECTOR_MATH needs GCC on x86-64 and glibc's libmvec"
 #endif
-#include "nbk/core/host_log.hpp"
 
 // `const`: no side effect (a vector call cannot set errno), so calls can be vectorized and hoisted.
 #define NBK_VECTOR_MATH_DECL(type, name, symbol) \
@@ -58,6 +59,7 @@ namespace nbk {
 #if defined(NBK_HOST_VECTOR_MATH)
 inline constexpr const char* host_math_name = NBK_HOST_VECTOR_MATH_LIBRARY " (vector calls), double log our own (host_log.hpp; the log-sum's: " NBK_SUM_OF_LOGS_FORM ")";
 #else
-inline constexpr const char* host_math_name = "Kokkos' math functions (scalar on the host)";
+inline constexpr const char* host_math_name =
+    "Kokkos' math functions (scalar on the host); the log-sum's double log our own (host_log.hpp: " NBK_SUM_OF_LOGS_FORM ")";
 #endif
 }  // namespace nbk
