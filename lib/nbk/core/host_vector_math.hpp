@@ -55,11 +55,13 @@ inline double cos(double x) { return nbk_vector_cos(x); }
 #endif
 
 namespace nbk {
-// What the host spaces' exp, log, sin and cos are, for the programs' context.
+// What the host spaces' exp, log, sin and cos are, for the programs' context. The log-sum's
+// log is our own in every build (host_log.hpp).
+#define NBK_LOG_SUM_LOG "the log-sum's double log our own (host_log.hpp: " NBK_SUM_OF_LOGS_FORM ")"
 #if defined(NBK_HOST_VECTOR_MATH)
-inline constexpr const char* host_math_name = NBK_HOST_VECTOR_MATH_LIBRARY " (vector calls), double log our own (host_log.hpp; the log-sum's: " NBK_SUM_OF_LOGS_FORM ")";
+inline constexpr const char* host_math_name = NBK_HOST_VECTOR_MATH_LIBRARY " (vector calls, double log our own); " NBK_LOG_SUM_LOG;
 #else
-inline constexpr const char* host_math_name =
-    "Kokkos' math functions (scalar on the host); the log-sum's double log our own (host_log.hpp: " NBK_SUM_OF_LOGS_FORM ")";
+inline constexpr const char* host_math_name = "Kokkos' math functions (scalar on the host); " NBK_LOG_SUM_LOG;
 #endif
+#undef NBK_LOG_SUM_LOG
 }  // namespace nbk
