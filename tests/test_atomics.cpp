@@ -17,7 +17,7 @@
 namespace {
 
 using nbk::histogram::Bins;
-using nbk::histogram::Count;
+using nbk::Count;
 
 template <class Space>
 class Atomics : public ::testing::Test {};
@@ -28,8 +28,19 @@ TYPED_TEST(Atomics, AtomicCounterIsExact) {
     nbk::counter::Counter<typename TypeParam::memory_space> counter("counter");
     nbk::counter::atomic_increments(TypeParam(), counter, n);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counter);
-    EXPECT_EQ(host(), n);
+    EXPECT_EQ(host(), static_cast<Count>(n));
   }
+}
+
+// The count is 64 bits wide on every space: increments carry past 2^32 (a 32-bit add, or a
+// CAS on the low word, would wrap to 3).
+TYPED_TEST(Atomics, AtomicCounterCarriesPastTwoToThe32) {
+  nbk::counter::Counter<typename TypeParam::memory_space> counter("counter");
+  const Count start = (Count{1} << 32) - 2;
+  Kokkos::deep_copy(counter, start);
+  nbk::counter::atomic_increments(TypeParam(), counter, 5);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counter);
+  EXPECT_EQ(host(), start + 5);
 }
 
 TYPED_TEST(Atomics, RacyCounterNeverGainsAndLosesNothingAlone) {
@@ -37,9 +48,9 @@ TYPED_TEST(Atomics, RacyCounterNeverGainsAndLosesNothingAlone) {
   const nbk::Index n = 100003;
   nbk::counter::racy_increments(TypeParam(), counter, n);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counter);
-  EXPECT_GE(host(), 1);
-  EXPECT_LE(host(), n);
-  if (TypeParam().concurrency() == 1) EXPECT_EQ(host(), n);
+  EXPECT_GE(host(), Count{1});
+  EXPECT_LE(host(), static_cast<Count>(n));
+  if (TypeParam().concurrency() == 1) EXPECT_EQ(host(), static_cast<Count>(n));
 }
 
 TEST(HistogramBins, EdgesRangeAndNaN) {

@@ -13,7 +13,7 @@
 
 namespace {
 
-using nbk::pi::Count;
+using nbk::Count;
 
 template <class Space, template <class> class Pool>
 Count count_inside(std::uint64_t seed, int streams, nbk::Index samples_per_stream) {

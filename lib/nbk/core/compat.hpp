@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -34,16 +35,20 @@ void fence(const ExecSpace& exec, const std::string& label) {
 #endif
 }
 
-// Atomically add one to *ptr, the result unused. 4.0 renamed atomic_increment (deprecated,
-// and gone without the deprecated code) to atomic_inc, which 3.4 lacks.
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION void atomic_inc(T* ptr) {
+// The one integer type the suite counts in (counter, histogram, pi): 64 bits, unsigned, and a
+// type that Kokkos::atomic_add adds on CUDA with one native instruction (PTX atom/red .add.u64)
+// rather than a compare-and-swap loop, which serialises every thread on a contended counter
+// (10^6 increments of one counter: 31.6 s a call on an H100, against 0.7 ms native). Which
+// 64-bit type that is depends on the Kokkos: 3.4 maps only unsigned long long to CUDA's
+// atomicAdd (every other 64-bit integer goes through atomicCAS); 4.x's desul has inline PTX for
+// std::uint64_t and std::int64_t (unsigned long and long on LP64) on sm_70 and newer, and takes
+// the CAS loop for unsigned long long. scripts/ptx_atomics.py checks the PTX of both builds.
 #if KOKKOS_VERSION >= 40000
-  Kokkos::atomic_inc(ptr);
+using Count = std::uint64_t;
 #else
-  Kokkos::atomic_increment(ptr);
+using Count = unsigned long long;
 #endif
-}
+static_assert(sizeof(Count) == 8 && std::is_unsigned_v<Count>);
 
 // Memory both host and device address, migrated page by page on demand: what Numba does
 // implicitly when a kernel is handed a NumPy array. SharedSpace exists from 4.0; 3.4 calls

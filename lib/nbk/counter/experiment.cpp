@@ -1,5 +1,5 @@
 // Seed 003: 10^6 increments of one counter (ours) by a parallel kernel, as a plain
-// read-modify-write and with Kokkos::atomic_increment, on every space; the racy one's lost
+// read-modify-write and with Kokkos::atomic_add, on every space; the racy one's lost
 // updates counted on every call.
 #include <fmt/format.h>
 
@@ -32,16 +32,16 @@ template <class Space>
 struct OnSpace {
   explicit OnSpace(const Problem& p) : increments(p.increments), count("nbk::counter::count") {}
   // Outside the clock: what the call counted, then the counter back to 0 for the next call.
-  counter::Count read() {
-    const counter::Count counted = count.read(exec);
-    Kokkos::deep_copy(exec, count.value, counter::Count(0));
+  Count read() {
+    const Count counted = count.read(exec);
+    Kokkos::deep_copy(exec, count.value, Count(0));
     nbk::fence(exec, "nbk::counter reset");
     return counted;
   }
 
   std::int64_t increments;
   Space exec;
-  exp::ValueInSpace<Space, counter::Count> count;
+  exp::ValueInSpace<Space, Count> count;
 };
 
 // The updates every call lost: none where they are atomic or where one thread runs them; a
@@ -52,7 +52,7 @@ class LostUpdates {
       : increments_(increments),
         allowed_(atomic || threads == 1 ? 0 : std::max<std::int64_t>(increments - 1, 0)),
         threads_(threads) {}
-  void record(counter::Count counted) {
+  void record(Count counted) {
     const std::int64_t lost = increments_ - static_cast<std::int64_t>(counted);
     fewest_lost_ = std::min(fewest_lost_, lost);
     most_lost_ = std::max(most_lost_, lost);
@@ -81,7 +81,7 @@ exp::Variant on_space(bool atomic) {
   exp::Variant v{atomic ? "atomic" : "racy"};
   v.moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
-  v.footprint = [](const Size&) { return exp::Footprint{sizeof(counter::Count), 0}; };
+  v.footprint = [](const Size&) { return exp::Footprint{sizeof(Count), 0}; };
   v.make = exp::maker<Problem>([atomic](const Problem& p, const Size&) {
     auto data = std::make_unique<OnSpace<Space>>(p);
     LostUpdates judge(p.increments, atomic, data->exec.concurrency());

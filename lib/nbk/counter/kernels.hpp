@@ -10,8 +10,6 @@
 
 namespace nbk::counter {
 
-using Count = long long;  // Kokkos' atomics cover it on every backend
-
 template <class Memory>
 using Counter = Kokkos::View<Count, Memory>;
 
@@ -41,7 +39,7 @@ void atomic_increments(const ExecSpace& exec, const C& counter, Index increments
   check_arguments<ExecSpace, C>();
   Kokkos::parallel_for(
       "nbk::counter::atomic", range(exec, 0, increments),
-      KOKKOS_LAMBDA(Index) { nbk::atomic_inc(counter.data()); });
+      KOKKOS_LAMBDA(Index) { Kokkos::atomic_add(counter.data(), Count{1}); });
 }
 
 }  // namespace nbk::counter

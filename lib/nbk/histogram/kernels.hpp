@@ -15,8 +15,6 @@
 
 namespace nbk::histogram {
 
-using Count = long long;  // Kokkos' atomics cover it on every backend
-
 struct Bins {
   float xmin = -4, xmax = 4;
   int count = 100;
@@ -82,7 +80,7 @@ void atomic_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const
   Kokkos::parallel_for(
       "nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))), KOKKOS_LAMBDA(Index i) {
         const int bin = bin_of(x(i), bins);
-        if (bin >= 0) nbk::atomic_inc(&histogram(bin));
+        if (bin >= 0) Kokkos::atomic_add(&histogram(bin), Count{1});
       });
 }
 
@@ -136,7 +134,7 @@ void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H
         const Index last = first + samples_per_team < n ? first + samples_per_team : n;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
           const int bin = bin_of(x(i), bins);
-          if (bin >= 0) nbk::atomic_inc(&local(bin));
+          if (bin >= 0) Kokkos::atomic_add(&local(bin), 1);
         });
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
@@ -231,7 +229,7 @@ void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bin
         const Index last = first + samples_per_team < n ? first + samples_per_team : n;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
           const int bin = bin_of(x(i), bins);
-          if (bin >= 0) nbk::atomic_inc(&local(bin * copies + copy));
+          if (bin >= 0) Kokkos::atomic_add(&local(bin * copies + copy), 1);
         });
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
@@ -264,7 +262,7 @@ void unchecked_document_histogram(const ExecSpace& exec, const X& x, const Bins&
   Kokkos::deep_copy(exec, histogram, Count(0));
   Kokkos::parallel_for(
       "nbk::histogram::unchecked_document", range(exec, 0, static_cast<Index>(x.extent(0))),
-      KOKKOS_LAMBDA(Index i) { nbk::atomic_inc(&histogram(document_unchecked_bin_of(x(i), bins))); });
+      KOKKOS_LAMBDA(Index i) { Kokkos::atomic_add(&histogram(document_unchecked_bin_of(x(i), bins)), Count{1}); });
 }
 
 // One host thread, the reference every variant must match exactly.

@@ -22,7 +22,6 @@ namespace nbk::experiments {
 namespace {
 
 using exp::Size;
-using pi::Count;
 
 // Five standard errors: a correct generator misses it once in 1.7 million calls.
 inline constexpr double bound_in_errors = 5;
@@ -50,7 +49,7 @@ class Estimates {
   Estimates(std::int64_t samples, nlohmann::json details, std::vector<std::pair<std::string, std::string>> cells)
       : samples_(samples), details_(std::move(details)), cells_(std::move(cells)) {}
   void record(Count inside) {
-    if (inside < 0 || inside > samples_) impossible_ = true;
+    if (inside > static_cast<Count>(samples_)) impossible_ = true;  // (unsigned: never below 0)
     if (samples_ == 0) return;
     const double estimate = 4.0 * static_cast<double>(inside) / static_cast<double>(samples_);
     if (calls_++ == 0) first_ = estimate;

@@ -14,8 +14,6 @@
 
 namespace nbk::pi {
 
-using Count = long long;
-
 template <class ExecSpace>
 using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
 template <class ExecSpace>
