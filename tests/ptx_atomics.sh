@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# CI's check of a CUDA build's integer atomics (no GPU needed: nvcc writes the PTX here).
+# 1. Every nbk kernel's PTX is free of compare-and-swap, and the counter's, the histogram's
+#    and pi's kernels exist with native integer adds (scripts/ptx_atomics.py).
+# 2. The check can fail: the same script rejects tests/ptx/cas_loop.cpp (a long long
+#    atomic_add), compiled by this build's nvcc and Kokkos.
+# Usage: tests/ptx_atomics.sh BUILD_DIR      (a configured build whose Kokkos has CUDA)
+set -euo pipefail
+build=$1
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+check="$here/../scripts/ptx_atomics.py"
+[[ -d $build/lib/ptx ]] || { echo "ptx_atomics: $build/lib/ptx missing: not a CUDA build?" >&2; exit 2; }
+cmake --build "$build" --target nbk_counter nbk_histogram nbk_pi nbk_ptx_cas_loop >/dev/null
+python3 "$check" "$build/lib/ptx" \
+  --require nbk::counter::atomic_increments --require nbk::histogram::atomic_histogram \
+  --require nbk::histogram::scatter_histogram --require nbk::histogram::team_histogram \
+  --require nbk::histogram::private_histogram_device --require nbk::histogram::unchecked_document_histogram
+set +e
+out=$(python3 "$check" "$build/tests/ptx/cas_loop")
+rc=$?
+set -e
+if ((rc != 1)) || ! grep -q '^CAS .*nbk::ptx_fixture' <<<"$out"; then
+  echo "$out" >&2
+  echo "ptx_atomics: the check did not reject a long long atomic_add (exit $rc): it cannot fail" >&2
+  exit 1
+fi
+echo "ptx_atomics: and it rejects a long long atomic_add: $(grep -m1 -o '\[.*\]' <<<"$out")"

@@ -1,0 +1,119 @@
+"""scripts/ptx_atomics.py on PTX excerpts that nvcc 13.0 wrote for sm_90 (Kokkos 3.4.01): the
+long long atomic_add's CAS loop fails, unsigned long long's atom.add passes, Kokkos' scratch
+lock (a CAS of constants) passes, and a CAS loop in a .func the kernel calls still fails."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "ptx_atomics.py")
+
+NATIVE = """
+.visible .entry _ZN3nbk7counter6nativeEv(
+	.param .u64 _ZN3nbk7counter6nativeEv_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN3nbk7counter6nativeEv_param_0];
+	atom.global.add.u64 	%rd20, [%rd1], 1;
+	ret;
+}
+"""
+CAS_LOOP = """
+.visible .entry _ZN3nbk7counter4loopEv(
+	.param .u64 _ZN3nbk7counter4loopEv_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN3nbk7counter4loopEv_param_0];
+	ld.volatile.global.u64 	%rd7, [%rd1];
+$L__BB1_3:
+	add.s64 	%rd6, %rd7, 1;
+	atom.global.cas.b64 	%rd4, [%rd1], %rd7, %rd6;
+	setp.ne.s64 	%p2, %rd7, %rd4;
+	mov.u64 	%rd7, %rd4;
+	@%p2 bra 	$L__BB1_3;
+	ret;
+}
+"""
+LOCK = """
+.visible .entry _ZN3nbk9histogram4teamEv(
+	.param .u64 _ZN3nbk9histogram4teamEv_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN3nbk9histogram4teamEv_param_0];
+$L__BB4_3:
+	mov.u32 	%r36, 1;
+	mov.u32 	%r37, 0;
+	atom.cas.b32 	%r38, [%rd1], %r37, %r36;
+	setp.eq.s32 	%p1, %r38, 0;
+	@%p1 bra 	$L__BB4_3;
+	atom.shared.add.u32 	%r9, [%r8], 1;
+	ret;
+}
+"""
+CALLED = """
+.func _ZN6Kokkos4Impl10add_helperEPx(
+	.param .b64 _ZN6Kokkos4Impl10add_helperEPx_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN6Kokkos4Impl10add_helperEPx_param_0];
+	ld.volatile.global.u64 	%rd7, [%rd1];
+	add.s64 	%rd6, %rd7, 5;
+	atom.cas.b64 	%rd4, [%rd1], %rd7, %rd6;
+	ret;
+}
+.visible .entry _ZN3nbk2pi5callsEv(
+	.param .u64 _ZN3nbk2pi5callsEv_param_0
+)
+{
+	{ // callseq 0, 0
+	call.uni
+	_ZN6Kokkos4Impl10add_helperEPx,
+	(
+	param0
+	);
+	} // callseq 0
+	ret;
+}
+"""
+
+
+class PtxAtomics(unittest.TestCase):
+    def check(self, ptx, *args):
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "k.compute_90.ptx"), "w") as f:
+                f.write(ptx)
+            run = subprocess.run([sys.executable, SCRIPT, folder, *args], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    def test_native_add_passes(self):
+        rc, out = self.check(NATIVE, "--require", "nbk::counter::native")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("atom.global.add.u64", out)
+
+    def test_cas_loop_fails(self):
+        rc, out = self.check(CAS_LOOP)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("atom.global.cas.b64", out)
+
+    def test_scratch_lock_is_not_an_add_loop(self):
+        rc, out = self.check(LOCK, "--require", "nbk::histogram::team")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("1 CAS lock(s)", out)
+
+    def test_cas_loop_in_a_called_function_fails(self):
+        rc, out = self.check(CALLED)
+        self.assertEqual(rc, 1, out)
+
+    def test_required_kernel_missing_or_looping_fails(self):
+        self.assertEqual(self.check(NATIVE, "--require", "nbk::histogram::atomic")[0], 1)
+        self.assertEqual(self.check(NATIVE + CAS_LOOP, "--require", "nbk::counter::loop")[0], 1)
+
+    def test_no_ptx_is_bad_input(self):
+        with tempfile.TemporaryDirectory() as folder:
+            run = subprocess.run([sys.executable, SCRIPT, folder], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
