@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -35,6 +36,27 @@ using InSpace = Kokkos::View<typename HostArray::non_const_data_type, typename H
 template <class View, class... Shape>
 View allocate(const std::string& label, const Shape&... shape) {
   return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), shape...);
+}
+
+// A rank-1 View over an allocation of its own, taken from the memory space itself (cudaMalloc on
+// CUDA) with nothing of Kokkos' in front of it, as a Numba device array has nothing: a write
+// just below it then lands outside every allocation, where compute-sanitizer's memcheck reports
+// it. Below a Kokkos View it would land in the View's allocation header, or in a neighbour,
+// and pass unseen. The View is unmanaged and has no label; `allocation` frees the memory.
+template <class View>
+struct BareAllocation {
+  View view;
+  std::shared_ptr<void> allocation;
+};
+
+template <class View>
+BareAllocation<View> bare_allocation(const std::string& label, std::size_t n) {
+  using Memory = typename View::memory_space;
+  using T = typename View::non_const_value_type;
+  const std::size_t bytes = (n > 0 ? n : 1) * sizeof(T);
+  void* p = Memory().allocate(label.c_str(), bytes);
+  std::shared_ptr<void> allocation(p, [label, bytes](void* q) { Memory().deallocate(label.c_str(), q, bytes); });
+  return {View(static_cast<T*>(p), n), std::move(allocation)};
 }
 
 template <class Space, class HostIn, std::size_t Inputs, class Out>

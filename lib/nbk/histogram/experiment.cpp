@@ -23,7 +23,6 @@ namespace {
 
 using exp::Size;
 using histogram::Bins;
-using histogram::Count;
 using Samples = Kokkos::View<float*, Kokkos::HostSpace>;
 using HostHistogram = Kokkos::View<Count*, Kokkos::HostSpace>;
 
@@ -40,7 +39,7 @@ struct Problem final : exp::Problem {
     Count inside = 0;
     for (Count c : hundred) inside += c;
     out << fmt::format("histograms of {} float32 N(0, 1) samples over [-4, 4), seed {}; {} samples fall outside\n",
-                       size(), seed, size() - inside);
+                       size(), seed, size() - static_cast<std::int64_t>(inside));
   }
   nlohmann::json to_json() const override {
     return {{"element_type", "float32"}, {"seed", seed}, {"range", {-4, 4}}, {"bin_counts", bin_counts}};
@@ -110,9 +109,22 @@ exp::Variant on_space(Sharing sharing, int bins, const exp::Variant& host) {
   v.footprint = exp::arrays_of<Space, float>(1);  // x (the counts are a few KiB)
   v.speedup_against = host;
   v.make = exp::maker<Problem>([sharing, bins](const Problem& p, const Size&) {
-    const auto counts = exp::allocate<Counts<Space>>("nbk::histogram::counts", bins);
+    // The injected bug's counts on a GPU: an allocation of their own, so that memcheck sees the
+    // writes below them. On a CPU they stay a Kokkos View: the debug preset's bounds check names
+    // the View by its label, which only Kokkos' allocations carry.
+    const char* label = "nbk::histogram::counts";
+    exp::BareAllocation<Counts<Space>> bare;
+    if (sharing == Sharing::unchecked_document && is_device_space_v<Space>)
+      bare = exp::bare_allocation<Counts<Space>>(label, bins);
+    else
+      bare.view = exp::allocate<Counts<Space>>(label, bins);
+    auto call = call_of<Space>(sharing, Bins{-4, 4, bins}, bare.view);
+    if (bare.allocation)  // the call keeps the allocation for as long as the case runs it
+      call = [call, owner = bare.allocation](const Space& exec, const auto& in, const Counts<Space>& out) {
+        call(exec, in, out);
+      };
     return std::make_unique<HistogramCase<Space>>(
-        "nbk::histogram", std::array{p.x}, counts, call_of<Space>(sharing, Bins{-4, 4, bins}, counts),
+        "nbk::histogram", std::array{p.x}, bare.view, std::move(call),
         [&p, bins](const typename Counts<Space>::HostMirror& out) { return check(p.reference(bins), out.data()); });
   });
   return v;
