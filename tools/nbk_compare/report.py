@@ -19,7 +19,7 @@ import markdown
 from . import compare as cmpmod
 from . import record, summary
 from .gbench import BenchFile, InputError, default_labels, format_size, size_sort_key
-from .numpy_reference import blas_text
+from nbk_numpy.reference import blas_text
 from .runs import RunRecord, experiment_order, on_device, open_runs
 from .summary import NOT_COMPARABLE
 
