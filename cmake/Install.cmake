@@ -25,8 +25,8 @@ foreach(tool IN LISTS NBK_TOOLS)
     message(STATUS \"Installing: \${link} -> \${target}\")
     file(CREATE_LINK \"\${target}\" \"\${link}\" SYMBOLIC)")
 endforeach()
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/nbk_compare DESTINATION ${_nbk_share}/tools
-        PATTERN __pycache__ EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/nbk_compare ${PROJECT_SOURCE_DIR}/tools/nbk_numpy
+        DESTINATION ${_nbk_share}/tools PATTERN __pycache__ EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/experiments.txt DESTINATION ${_nbk_share})
 
 set(_nbk_doc ${CMAKE_INSTALL_DATAROOTDIR}/doc/nbk)

@@ -61,7 +61,8 @@ for arg in "${@:-host}"; do
   esac
 done
 
-apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3-matplotlib libopenblas-openmp-dev)
+apt_packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev libopenblas-openmp-dev
+              python3-matplotlib python3-scipy python3-jinja2 python3-markdown python3-threadpoolctl)
 ((want_mpi)) && apt_packages+=(libopenmpi-dev openmpi-bin)
 
 install_packages() {

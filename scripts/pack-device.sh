@@ -80,8 +80,8 @@ if ((mpi)); then
   pack_open_mpi "$stage/mpi"
 fi
 cp experiments.txt "$stage/experiments.txt"
-mkdir -p "$stage/tools" && cp -r tools/nbk-report tools/nbk-compare tools/nbk_compare "$stage/tools/"
-rm -rf "$stage/tools/nbk_compare/__pycache__"
+mkdir -p "$stage/tools" && cp -r tools/nbk-report tools/nbk-compare tools/nbk_compare tools/nbk_numpy "$stage/tools/"
+rm -rf "$stage/tools/nbk_compare/__pycache__" "$stage/tools/nbk_numpy/__pycache__"
 tar -czf .device/payload.tar.gz -C "$stage" .
 cp "$here/device-run.sh" .device/run.sh
 size=$(du -sm .device | cut -f1)

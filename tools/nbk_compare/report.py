@@ -8,20 +8,23 @@ comparison. Any of them may be missing: the page says so instead of failing.
 """
 import argparse
 import datetime
-import html
 import json
 import os
 import re
 import sys
 
+import jinja2
+import markdown
+
 from . import compare as cmpmod
 from . import record, summary
 from .gbench import BenchFile, InputError, default_labels, format_size, size_sort_key
-from .numpy_reference import blas_text
+from nbk_numpy.reference import blas_text
 from .runs import RunRecord, experiment_order, on_device, open_runs
 from .summary import NOT_COMPARABLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
 PUBLISHED = os.path.join(HERE, "published.json")
 ID_KEYS = ["variant", "method", "space", "status"]
 MAX_INLINE_ENTRIES = 24  # larger flat objects go into a folded <details> block
@@ -29,129 +32,58 @@ MAX_INLINE_ENTRIES = 24  # larger flat objects go into a folded <details> block
 
 # ---------------------------------------------------------------------------------- document
 
+TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
+                               keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+# A Markdown table cell: pipes escaped, lines as <br>, never empty.
+TEMPLATES.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", "<br>") or " "
+
+
 class Doc:
-    """Blocks rendered to Markdown and HTML alike."""
+    """The page's blocks (headings, paragraphs, lists, tables, images, preformatted text,
+    folded sub-documents): Markdown by templates/report.md.j2, HTML by python3-markdown."""
 
     def __init__(self):
         self.blocks = []
 
+    def _add(self, kind, **fields):
+        self.blocks.append(dict(fields, kind=kind))
+
     def h(self, level, text):
-        self.blocks.append(("h", level, text))
+        self._add("h", level=level, text=text)
 
     def p(self, text):
-        self.blocks.append(("p", text))
+        self._add("p", text=text)
 
     def items(self, items):
+        items = list(items)
         if items:
-            self.blocks.append(("ul", list(items)))
+            self._add("ul", entries=items)
 
     def table(self, headers, rows, right=None, groups=None, compact=False):
         """`right`: indexes of right-aligned columns (numbers); `groups`: [(label, number of
-        columns)] over the headers (a header row of its own in HTML, a prefix in Markdown);
-        `compact` (implied by groups): cells do not wrap, so a cell's lines are its own."""
-        self.blocks.append(("table", headers, rows, set(right or ()), groups, compact or bool(groups)))
+        columns)] over the headers, written as a prefix of each (Markdown has one header row)."""
+        if groups:
+            labels = [label for label, n in groups for _ in range(n)]
+            headers = [f"{g}: {h}" if g else h for g, h in zip(labels, headers)]
+        self._add("table", headers=headers, rows=rows, right=set(right or ()))
 
     def img(self, src, alt):
-        self.blocks.append(("img", src, alt))
+        self._add("img", src=src, alt=alt)
 
     def pre(self, text):
-        self.blocks.append(("pre", text))
+        self._add("pre", text=text)
 
     def details(self, summary, doc):
-        self.blocks.append(("details", summary, doc))
+        self._add("details", summary=summary, doc=doc)
 
     def markdown(self):
-        out = []
-        for b in self.blocks:
-            kind = b[0]
-            if kind == "h":
-                out.append("#" * b[1] + " " + b[2])
-            elif kind == "p":
-                out.append(b[1])
-            elif kind == "ul":
-                out.append("\n".join(f"- {i}" for i in b[1]))
-            elif kind == "table":
-                _, headers, rows, right, groups, _ = b
-                headers = _prefixed(headers, groups)
-                out.append("\n".join(
-                    ["| " + " | ".join(_md_cell(h) for h in headers) + " |",
-                     "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
-                    + ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows]))
-            elif kind == "img":
-                out.append(f"[![{b[2]}]({b[1]})]({b[1]})")
-            elif kind == "pre":
-                out.append("```\n" + b[1].rstrip("\n") + "\n```")
-            elif kind == "details":
-                out.append(f"<details><summary>{html.escape(b[1])}</summary>\n\n{b[2].markdown()}\n</details>")
-        return "\n\n".join(out) + "\n"
-
-    def html_body(self):
-        out = []
-        for b in self.blocks:
-            kind = b[0]
-            if kind == "h":
-                out.append(f"<h{b[1]}>{_inline_html(b[2])}</h{b[1]}>")
-            elif kind == "p":
-                out.append(f"<p>{_inline_html(b[1])}</p>")
-            elif kind == "ul":
-                out.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in b[1]) + "</ul>")
-            elif kind == "table":
-                _, headers, rows, right, groups, compact = b
-                cls = lambda i: ' class="r"' if i in right else ""  # noqa: E731
-                top = "" if not groups else "<tr>" + "".join(
-                    f'<th colspan="{n}" class="g">{_inline_html(label)}</th>' for label, n in groups) + "</tr>"
-                table = '<table class="compact">' if compact else "<table>"
-                out.append(f"{table}<thead>{top}<tr>" + "".join(f"<th{cls(i)}>{_inline_html(h)}</th>"
-                                                          for i, h in enumerate(headers)) + "</tr></thead><tbody>"
-                           + "".join("<tr>" + "".join(f"<td{cls(i)}>{_inline_html(str(c))}</td>"
-                                                      for i, c in enumerate(r)) + "</tr>" for r in rows)
-                           + "</tbody></table>")
-            elif kind == "img":
-                src = html.escape(b[1], quote=True)
-                out.append(f'<p><a href="{src}"><img src="{src}" alt="{html.escape(b[2], quote=True)}"></a></p>')
-            elif kind == "pre":
-                out.append(f"<pre>{html.escape(b[1])}</pre>")
-            elif kind == "details":
-                out.append(f"<details><summary>{html.escape(b[1])}</summary>{b[2].html_body()}</details>")
-        return "\n".join(out)
+        return TEMPLATES.get_template("report.md.j2").render(doc=self)
 
     def html(self, title):
-        return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + html.escape(title)
-                + "</title><style>body{font-family:sans-serif;max-width:1400px;margin:1em auto;padding:0 1em}"
-                "table{border-collapse:collapse;margin:0.5em 0;font-size:90%}th,td{border:1px solid #ccc;"
-                "padding:2px 6px;text-align:left;vertical-align:top}.r{text-align:right}.compact td{white-space:nowrap}"
-                "th.g{text-align:center;background:#eef}"
-                "img{max-width:100%}code,pre{background:#f4f4f4}</style></head><body>\n"
-                + self.html_body() + "\n</body></html>\n")
-
-
-def _prefixed(headers, groups):
-    """Markdown has one header row: each header prefixed by its group's label."""
-    if not groups:
-        return headers
-    labels = [label for label, n in groups for _ in range(n)]
-    return [f"{g}: {h}" if g else h for g, h in zip(labels, headers)]
-
-
-def _md_cell(value):
-    text = str(value).replace("|", "\\|").replace("\n", "<br>")
-    return text if text else " "
-
-
-def _inline_html(text):
-    """Markdown's `code`, **bold** and [text](link) in otherwise escaped text."""
-    out, pos = [], 0
-    for m in re.finditer(r"`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*", text):
-        out.append(html.escape(text[pos:m.start()]))
-        if m.group(1) is not None:
-            out.append(f"<code>{html.escape(m.group(1))}</code>")
-        elif m.group(4) is not None:
-            out.append(f"<b>{html.escape(m.group(4))}</b>")
-        else:
-            out.append(f'<a href="{html.escape(m.group(3), quote=True)}">{html.escape(m.group(2))}</a>')
-        pos = m.end()
-    out.append(html.escape(text[pos:]))
-    return "".join(out).replace("\n", "<br>")
+        text = self.markdown().replace("<details>", '<details markdown="1">')
+        body = markdown.markdown(text, extensions=["tables", "fenced_code", "md_in_html"])
+        body = body.replace("<p><summary>", "<summary>").replace("</summary></p>", "</summary>")
+        return TEMPLATES.get_template("page.html.j2").render(title=title, body=body)
 
 
 # ---------------------------------------------------------------------------------- values

@@ -4,9 +4,9 @@ A run is a folder (what scripts/run-experiments.sh writes, or a reference record
 results/h100-4ae6697/) holding the programs' JSON (<experiment>.json, in the folder or in its
 results/), perhaps the NumPy reference's (numpy/<experiment>.json, rows of space "numpy": the
 same experiments' rows, read as references beside the programs'), Google Benchmark output
-(bench.json) and run.json. Files written before
-the current row format (main at 4ae6697: 'method', 'second_s', 'resident_best_s', ...) are
-brought to it by upgrade(), so every tool reads one schema.
+(bench.json) and run.json. Every file is read in one schema, the current row format (the one
+record written before it, results/h100-4ae6697/, was converted once; its files say so in
+"upgraded_from").
 
 Rows become Entries: one per verified or failed result row and one more for its
 with-transfers timing (variant+transfers), each with the run's bandwidth reference of its
@@ -35,72 +35,6 @@ def on_device(space):
 
 def is_reference(space):
     return space in REFERENCE_SPACES
-
-
-# ---------------------------------------------------------------------------------- old rows
-
-# 4ae6697's names: add-one's 'method' joined space and variant; product's variants were
-# columns of one row per space.
-_OLD_PREFIXED = ("product", "log_sum")
-_OLD_NAMES = {"product": "prod", "log_sum": "log-sum"}
-
-
-def _first(row, *keys):
-    return next((row[k] for k in keys if isinstance(row.get(k), (int, float))), None)
-
-
-def _upgrade_row(row, size, elements):
-    """One row of the 4ae6697 format as rows of the current one."""
-    space = row.get("space")
-    if "variant" not in row and isinstance(row.get("method"), str):  # add_one: 'cuda-managed', 'openmp'
-        method = row["method"]
-        variant = method[len(space) + 1:] if method.startswith(f"{space}-") else "resident"
-        base = dict(row, variant=variant)
-    else:
-        base = dict(row)
-    base.setdefault("size", size)
-    base.setdefault("elements", elements)
-    if "transfers" in base and isinstance(base["transfers"], str) and base["transfers"].startswith(("implicit", "explicit")):
-        base["fraction_of_link"] = None  # the timed call copies between host and device
-    prefixed = [p for p in _OLD_PREFIXED if f"{p}_best_s" in row]
-    if prefixed:  # product: one row per prefix
-        return [_upgrade_times(dict(base, variant=_OLD_NAMES.get(p, p)), row, f"{p}_") for p in prefixed]
-    return [_upgrade_times(base, row, "")]
-
-
-def _upgrade_times(out, row, prefix):
-    best = _first(row, f"{prefix}best_s", f"{prefix}resident_best_s", f"{prefix}second_s")
-    out["best_s"] = best
-    out["median_s"] = _first(row, f"{prefix}median_s", f"{prefix}resident_median_s", f"{prefix}second_s")
-    out["first_s"] = _first(row, f"{prefix}first_s", f"{prefix}warm_up_s")
-    gbps = _first(row, f"{prefix}gb_per_s", f"{prefix}gb_per_s_second")
-    nbytes = row.get("bytes_per_call")
-    if gbps is None and best and isinstance(nbytes, (int, float)):
-        gbps = nbytes / best * 1e-9
-    out["gb_per_s"] = gbps
-    upload = row.get("with_upload_best_s")
-    if isinstance(upload, (int, float)) and on_device(out.get("space")):
-        out["with_transfers"] = {"best_s": upload, "median_s": row.get("with_upload_median_s"),
-                                 "gb_per_s": nbytes / upload * 1e-9 if isinstance(nbytes, (int, float)) else None,
-                                 "fraction_of_link": None}
-    return out
-
-
-def needs_upgrade(data):
-    rows = data.get("results") if isinstance(data, dict) else None
-    return isinstance(rows, list) and any(isinstance(r, dict) and "best_s" not in r and r.get("status") != "skipped"
-                                          for r in rows)
-
-
-def upgrade(data):
-    """A program's JSON in the current row format (a copy when it was older; noted in it)."""
-    if not needs_upgrade(data):
-        return data
-    size = str(data.get("elements", ""))
-    rows = []
-    for row in data["results"]:
-        rows += _upgrade_row(row, size, data.get("elements")) if isinstance(row, dict) else [row]
-    return dict(data, results=rows, upgraded_from="the 4ae6697 row format (method, second_s, *_best_s)")
 
 
 # ---------------------------------------------------------------------------------- entries
@@ -185,7 +119,7 @@ def _positive(v):
 
 
 def entries_of(run, data):
-    """The Entries of one program's JSON (upgraded): skipped rows are left out."""
+    """The Entries of one program's JSON: skipped rows are left out."""
     experiment = data.get("experiment")
     out = []
     for row in data.get("results") or []:
@@ -231,7 +165,7 @@ class RunRecord:
         """A run folder (`path`), one JSON file, or (path None) the given files and folders of
         files; an empty run is an error unless `allow_empty`."""
         self.path = path if path is not None else ", ".join(files)
-        self.programs = {}  # experiment -> (path, upgraded data)
+        self.programs = {}  # experiment -> (path, data)
         self.references = {}  # experiment -> (path, data) of reference rows (NumPy)
         self.bench = []  # BenchFile
         self.skipped = []  # (path, why)
@@ -297,7 +231,7 @@ class RunRecord:
         if experiment in files:
             raise InputError(f"{path}: a second result of {experiment} in one run "
                              f"(also {files[experiment][0]}); give them as two runs")
-        files[experiment] = (path, upgrade(data))
+        files[experiment] = (path, data)
 
     def files_of(self, experiment):
         """[(path, data)] of one experiment: the program's file, then the reference's."""

@@ -9,7 +9,8 @@ import sys
 import tempfile
 import unittest
 
-from nbk_compare import compare, numpy_reference
+from nbk_compare import compare
+from nbk_numpy import reference as numpy_reference
 
 from .helpers import TOOLS, fixture, run_tool
 

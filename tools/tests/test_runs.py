@@ -133,7 +133,7 @@ class JudgedOn(unittest.TestCase):
 
 
 class H100Record(unittest.TestCase):
-    """The H100 run of main at 4ae6697, in the repository; its rows are of the older format."""
+    """The H100 run of main at 4ae6697, in the repository; its rows were converted once from the older format."""
 
     def test_record_is_readable(self):
         run = runs.RunRecord(H100)
@@ -151,7 +151,7 @@ class H100Record(unittest.TestCase):
 
     def test_files_are_the_runs_own(self):
         with open(os.path.join(H100, "add_one.json"), encoding="utf-8") as f:
-            self.assertIn("method", f.read())  # not rewritten: read through runs.upgrade
+            self.assertIn("method", f.read())  # converted rows keep the run's own keys
 
     def test_report_of_the_record(self):
         with tempfile.TemporaryDirectory() as tmp:

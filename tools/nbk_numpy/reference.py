@@ -13,6 +13,8 @@ accumulator) and np.sum(dtype=float64) with "accurate"; maximum and mat_add with
 "mdrange-auto"; row_sum with "team-*"; histogram with "private-<bins>"; matmul with "tiled";
 pi with "xorshift64" (NumPy's generator is PCG64, named in the row).
 
+The experiments are those of experiments.txt that NumPy expresses; the sizes are the programs'
+own (their JSON beside --out, else their --help; the document's where no program is at hand).
 The inputs follow the programs' distributions and sizes but are drawn with
 numpy.random.default_rng(seed) (PCG64), not the programs' std::mt19937_64 blocks: the
 numbers differ, the work does not. Every row is checked against an independent computation
@@ -24,17 +26,24 @@ ufuncs run on one thread anyway; BLAS would otherwise use every core). Without N
 tool prints one line saying so and exits 0, writing nothing.
 """
 import argparse
+import collections
+import dataclasses
 import datetime
 import fractions
 import gc
+import glob
 import json
 import math
 import os
 import platform
 import re
 import socket
+import statistics
+import subprocess
 import sys
 import time
+
+from nbk_compare import record
 
 PROG = "nbk-numpy"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -52,17 +61,14 @@ class UsageError(Exception):
 
 # ---------------------------------------------------------------------------------- workloads
 
-class Variant:
-    def __init__(self, name, expression, document=""):
-        self.name = name
-        self.expression = expression
-        self.document = document
+Variant = collections.namedtuple("Variant", "name expression document", defaults=("",))
 
 
 class Workload:
-    """One experiment: its name, the programs' sizes and repetitions, and the variants the
-    reference runs (static, so that --list works without NumPy); `build(np, size, seed)`
-    makes a Problem for one size."""
+    """One experiment: its name, the document's sizes (used only where no program of the
+    experiment has run or been built: sizes_of asks the programs first), repetitions, and the
+    variants the reference runs (static, so that --list works without NumPy);
+    `build(np, size, seed)` makes a Problem for one size."""
 
     def __init__(self, name, title, document, rank, sizes, variants, build, repetitions=5, seeded=True):
         self.name = name
@@ -76,12 +82,12 @@ class Workload:
         self.seeded = seeded
 
 
+@dataclasses.dataclass
 class Verdict:
-    def __init__(self, ok, summary, details=None, checked=True):
-        self.ok = ok
-        self.summary = summary
-        self.details = details or {}
-        self.checked = checked
+    ok: bool
+    summary: str
+    details: dict = dataclasses.field(default_factory=dict)
+    checked: bool = True
 
 
 class Case:
@@ -105,19 +111,16 @@ class Case:
         return self.check(self.last)
 
 
+@dataclasses.dataclass
 class Problem:
-    def __init__(self, facts, cases, note=None, size=None):
-        self.facts = facts  # the JSON "problems" entry, beside size and elements
-        self.cases = cases
-        self.note = note  # why the size differs from the one asked for, if it does
-        self.size = size  # the size run, where it is not the one asked for
+    facts: dict  # the JSON "problems" entry, beside size and elements
+    cases: list
+    note: str = None  # why the size differs from the one asked for, if it does
+    size: tuple = None  # the size run, where it is not the one asked for
 
 
 def _variant(workload, name):
-    for v in workload.variants:
-        if v.name == name:
-            return v
-    raise KeyError(name)
+    return next(v for v in workload.variants if v.name == name)
 
 
 def _chunks(n, step=1 << 22):
@@ -644,8 +647,19 @@ PI = Workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003
               [Variant("xorshift64", f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
                                      "np.count_nonzero(x * x + y * y <= 1)")], build_pi, repetitions=3)
 
-WORKLOADS = {w.name: w for w in (ADD, ADD_ONE, GAUSSIAN, HISTOGRAM, HYPOT, L2_NORM, MAT_ADD, MATMUL, MAXIMUM,
-                                 PI, POLAR, PRODUCT, ROW_SUM, SIN_EXP, SUM)}
+def _experiments_txt():
+    """The experiments, in the order of experiments.txt (the list CMake builds a program for)."""
+    try:
+        with open(os.path.join(REPO, "experiments.txt"), encoding="utf-8") as f:
+            return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
+    except OSError:
+        return []
+
+
+_ALL = {w.name: w for w in (ADD, ADD_ONE, GAUSSIAN, HISTOGRAM, HYPOT, L2_NORM, MAT_ADD, MATMUL, MAXIMUM, PI, POLAR,
+                            PRODUCT, ROW_SUM, SIN_EXP, SUM)}
+# The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
+WORKLOADS = {name: _ALL[name] for name in _experiments_txt() or sorted(_ALL) if name in _ALL}
 
 
 # ---------------------------------------------------------------------------------- sizes
@@ -688,63 +702,18 @@ def scaled(size, scale):
 
 # ---------------------------------------------------------------------------------- machine
 
-def cpu_model():
+def blas_info():
+    """(name, library path, threads) of the BLAS NumPy calls, as threadpoolctl (python3-threadpoolctl)
+    finds it loaded in this process; 'unknown' without it."""
     try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("model name") and ":" in line:
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def blas_info(np):
-    """(name, library path) of the BLAS NumPy calls: threadpoolctl's answer where it is
-    installed, else the libraries mapped into this process, else 'unknown'."""
-    try:
-        import threadpoolctl  # noqa: F401  (optional)
-        for lib in threadpoolctl.threadpool_info():
-            if lib.get("user_api") == "blas":
-                return f"{lib.get('internal_api')} {lib.get('version') or ''}".strip(), lib.get("filepath")
-    except Exception:  # absent, or an old version with another API
-        pass
-    a = np.ones((4, 4), np.float32)
-    a @ a  # a BLAS loaded lazily is loaded now
-    paths = []
-    try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                path = line.split()[-1] if len(line.split()) >= 6 else ""
-                base = os.path.basename(path).lower()
-                if path.startswith("/") and ("blas" in base or "mkl" in base or "blis" in base) and path not in paths:
-                    paths.append(path)
-    except OSError:
-        return "unknown", None
-    if not paths:
-        return "unknown", None
-    path = os.path.realpath(paths[0])
-    low = path.lower()
-    for key, name in (("openblas", "OpenBLAS"), ("mkl", "Intel MKL"), ("blis", "BLIS"), ("atlas", "ATLAS"),
-                      ("/blas/libblas", "reference BLAS (netlib, Debian libblas3)")):
-        if key in low:
-            return name, path
-    return os.path.basename(path), path
-
-
-def blas_threads(path):
-    """The threads the loaded BLAS says it will use (OpenBLAS, MKL), else None."""
-    if not path:
-        return None
-    try:
-        import ctypes
-        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0) | ctypes.RTLD_GLOBAL)
-        for symbol in ("openblas_get_num_threads", "MKL_Get_Max_Threads"):
-            if hasattr(lib, symbol):
-                return int(getattr(lib, symbol)())
-    except (OSError, AttributeError, ValueError):
-        pass
-    return None
+        import threadpoolctl
+    except ImportError:
+        return "unknown", None, None
+    for lib in threadpoolctl.threadpool_info():
+        if lib.get("user_api") == "blas":
+            return (f"{lib.get('internal_api')} {lib.get('version') or ''}".strip(), lib.get("filepath"),
+                    lib.get("num_threads"))
+    return "unknown", None, None
 
 
 def blas_text(context):
@@ -756,10 +725,11 @@ def blas_text(context):
 
 def run_context(np, threads, imported_before):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    blas, blas_path = blas_info(np)
+    np.ones((4, 4), np.float32) @ np.ones((4, 4), np.float32)  # a BLAS loaded lazily is loaded now
+    blas, blas_path, blas_threads = blas_info()
     context = {
         "host_name": socket.gethostname(),
-        "cpu_model": cpu_model(),
+        "cpu_model": record.cpu_model() or platform.processor() or "unknown",
         "date_utc": now,
         "execution_spaces": [SPACE],
         "default_execution_space": SPACE,
@@ -772,7 +742,7 @@ def run_context(np, threads, imported_before):
         "python_executable": sys.executable,
         "blas": blas,
         "blas_library": blas_path,
-        "blas_threads": blas_threads(blas_path),  # as the library reports it; null: it cannot say
+        "blas_threads": blas_threads,  # as the library reports it; null: it cannot say
         "random_generator": "numpy.random.default_rng(seed): PCG64",
         "tool": "tools/nbk-numpy",
         "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
@@ -830,10 +800,7 @@ def time_case(case, repetitions):
     finally:
         if enabled:
             gc.enable()
-    seconds.sort()
-    mid = len(seconds) // 2
-    median = seconds[mid] if len(seconds) % 2 else 0.5 * (seconds[mid - 1] + seconds[mid])
-    return first, seconds[0], median
+    return first, min(seconds), statistics.median(seconds)
 
 
 def result_row(workload, case, size, elements, repetitions, timing, verdict, probe, note):
@@ -943,6 +910,9 @@ openmp. A baseline, not a test. Rows are "verified" only where an independent ch
   nbk-numpy --size pi=1536x10000 --only pi      one experiment at a size of its own
   nbk-numpy --scale 0.01                        every first extent scaled (quick runs)
 
+The experiments are those of experiments.txt that NumPy expresses. Their sizes are the programs':
+those of their JSON beside --out (RUN/<experiment>.json for --out RUN/numpy), else the default a
+built program's --help states (NBK_BUILD_DIR, else build/<preset>/), else the document's.
 add_one's 2^31 int32 (8 GiB) shrinks by halves until it fits in half the available memory
 (the row's note says so). Without NumPy ({sys.executable} has none: apt-get install
 python3-numpy) it prints one line and exits 0, writing nothing. Bad input: one line, exit 2.
@@ -1020,12 +990,42 @@ def parse_args(argv):
     return a
 
 
+def program_sizes(workload, out_dir):
+    """The programs' sizes of an experiment: those its JSON beside --out holds (RUN/<experiment>.json
+    for --out RUN/numpy, as scripts/run-experiments.sh runs it), else the default its built program's
+    --help states (NBK_BUILD_DIR, else build/<preset>/); None where neither is at hand."""
+    texts = []
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(out_dir)), workload.name + ".json"),
+                  encoding="utf-8") as f:
+            texts = [r["size"] for r in json.load(f).get("results") or [] if isinstance(r, dict) and r.get("size")]
+    except (OSError, ValueError, AttributeError):
+        pass
+    program = "apps/{0}/nbk-{1}".format(workload.name, workload.name.replace("_", "-"))
+    builds = [os.environ["NBK_BUILD_DIR"]] if os.environ.get("NBK_BUILD_DIR") else sorted(
+        glob.glob(os.path.join(REPO, "build", "*", "")))
+    for path in [os.path.join(b, program) for b in builds] if not texts else []:
+        try:
+            help_text = " ".join(subprocess.run([path, "--help"], capture_output=True, text=True, timeout=20).stdout.split())
+        except (OSError, subprocess.SubprocessError):
+            continue
+        m = re.search(r"problem size \(.*?\); default: (.*?)\. ", help_text)
+        if m:
+            texts = m.group(1).split(", ")
+            break
+    try:
+        return list(dict.fromkeys(parse_size(str(t), workload.rank, workload.name) for t in texts)) or None
+    except UsageError:
+        return None
+
+
 def sizes_of(args, workload):
     if workload.name in args.sizes:
         return args.sizes[workload.name]
+    sizes = program_sizes(workload, args.out) or workload.sizes
     if args.scale_value is not None:  # two sizes may scale to one
-        return list(dict.fromkeys(scaled(s, args.scale_value) for s in workload.sizes))
-    return list(workload.sizes)
+        return list(dict.fromkeys(scaled(s, args.scale_value) for s in sizes))
+    return list(sizes)
 
 
 def list_workloads(args):

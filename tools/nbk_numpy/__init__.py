@@ -1,0 +1,1 @@
+"""tools/nbk-numpy: the NumPy peer of the programs (reference.py)."""
