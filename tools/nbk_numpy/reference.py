@@ -647,19 +647,10 @@ PI = Workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003
               [Variant("xorshift64", f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
                                      "np.count_nonzero(x * x + y * y <= 1)")], build_pi, repetitions=3)
 
-def _experiments_txt():
-    """The experiments, in the order of experiments.txt (the list CMake builds a program for)."""
-    try:
-        with open(os.path.join(REPO, "experiments.txt"), encoding="utf-8") as f:
-            return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
-    except OSError:
-        return []
-
-
 _ALL = {w.name: w for w in (ADD, ADD_ONE, GAUSSIAN, HISTOGRAM, HYPOT, L2_NORM, MAT_ADD, MATMUL, MAXIMUM, PI, POLAR,
                             PRODUCT, ROW_SUM, SIN_EXP, SUM)}
 # The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
-WORKLOADS = {name: _ALL[name] for name in _experiments_txt() or sorted(_ALL) if name in _ALL}
+WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
 
 
 # ---------------------------------------------------------------------------------- sizes
