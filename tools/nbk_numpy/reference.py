@@ -1,29 +1,13 @@
-"""tools/nbk-numpy: the documents' NumPy line as a reference run.
+"""tools/nbk-numpy: the documents' NumPy line as a reference run (DESCRIPTION below says what it
+does; `--help` prints it).
 
-NumPy's expression of each element-wise and reduction workload, at the programs' sizes, timed
-as the programs time their variants (a first call, then --repetitions calls: best and median)
-and written in the programs' JSON format, one <experiment>.json per experiment, so that a
-report can set `numpy` beside `serial` and `openmp`. It is a baseline, not a test.
-
-Each row's space is "numpy" and its variant is the name of the programs' variant that computes
-the same thing in the same types, so that the comparison pairs them by (experiment, variant,
-size); the row's "expression" is what was timed. Where the programs have several such
-variants the row takes one name (listed by --list): sum's np.sum pairs with "builtin" (a float
-accumulator) and np.sum(dtype=float64) with "accurate"; maximum and mat_add with
-"mdrange-auto"; row_sum with "team-*"; histogram with "private-<bins>"; matmul with "tiled";
-pi with "xorshift64" (NumPy's generator is PCG64, named in the row).
-
-The experiments are those of experiments.txt that NumPy expresses; the sizes are the programs'
-own (their JSON beside --out, else their --help, else their source: lib/nbk/<experiment>/experiment.cpp).
-The inputs follow the programs' distributions and sizes but are drawn with
-numpy.random.default_rng(seed) (PCG64), not the programs' std::mt19937_64 blocks: the
-numbers differ, the work does not. Every row is checked against an independent computation
-(a float64 or long double recomputation, an exact sum, a different algorithm) with the
-programs' tolerances, and is "verified" only if that check passed.
-
-NumPy is imported only after the thread variables are set (--threads, default 1: element-wise
-ufuncs run on one thread anyway; BLAS would otherwise use every core). Without NumPy the
-tool prints one line saying so and exits 0, writing nothing.
+Each row's variant is the name of the programs' variant that computes the same thing in the same
+types, so that the comparison pairs them by (experiment, variant, size); the row's "expression" is
+what was timed. The inputs follow the programs' distributions and sizes but are drawn with
+numpy.random.default_rng(seed) (PCG64): the numbers differ, the work does not. Every row is checked
+against an independent computation (a float64 or long double recomputation, an exact sum, a
+different algorithm) with the programs' tolerances. NumPy is imported only after the thread
+variables are set (--threads, default 1).
 """
 import argparse
 import collections
