@@ -5,6 +5,7 @@ import sys
 
 from . import compare as cmpmod
 from .gbench import InputError, default_labels
+from .record import Parser
 from .runs import open_compare_input
 
 COMPARE_DESCRIPTION = """\
@@ -75,15 +76,8 @@ def _threshold(text):
     return value
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line (the project's convention for bad input)."""
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def compare_parser():
-    p = _Parser(prog="nbk-compare", description=COMPARE_DESCRIPTION,
+    p = Parser(prog="nbk-compare", description=COMPARE_DESCRIPTION,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="INPUT",
                    help="Google Benchmark JSON (--benchmark_out), a program's JSON (--json) or a run folder")
@@ -101,7 +95,7 @@ def compare_parser():
 
 
 def regress_parser():
-    p = _Parser(prog="nbk-compare regress", description=REGRESS_DESCRIPTION,
+    p = Parser(prog="nbk-compare regress", description=REGRESS_DESCRIPTION,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
     p.add_argument("after", metavar="AFTER", help="JSON file or run folder")

@@ -24,6 +24,23 @@ FORMAT = "nbk-run 1"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line, exit 2 (the tools' convention for bad input);
+    its subcommands' parsers are of this class too."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def experiments():
+    """The experiments of experiments.txt in its order (the list CMake builds a program for); [] without it."""
+    try:
+        with open(os.path.join(REPO, "experiments.txt"), encoding="utf-8") as f:
+            return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
+    except OSError:
+        return []
+
+
 def _safe(text):
     """A piece of a folder name: letters, digits, '.', '_', '+' and '-' only."""
     return re.sub(r"[^A-Za-z0-9._+-]+", "_", text).strip("_") or "unknown"
@@ -192,9 +209,7 @@ def _status(text):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="nbk-run-record", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.error = lambda message: p.exit(2, f"nbk-run-record: error: {message}\n")
+    p = Parser(prog="nbk-run-record", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="step", required=True)
     s = sub.add_parser("start", help="create a run folder under ROOT and print its path")
     s.add_argument("--root", required=True, help="folder of the runs (build/<preset>/runs)")
@@ -205,8 +220,6 @@ def main(argv=None):
     f.add_argument("run")
     f.add_argument("--status", type=_status, action="append", default=[], metavar="EXPERIMENT=CODE")
     f.add_argument("--numpy", type=int, metavar="CODE", help="tools/nbk-numpy ran into RUN/numpy, exiting with CODE")
-    for parser in (s, f):
-        parser.error = lambda message, parser=parser: parser.exit(2, f"{parser.prog}: error: {message}\n")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         if args.step == "start":

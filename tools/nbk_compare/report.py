@@ -59,7 +59,7 @@ class Doc:
         if items:
             self._add("ul", entries=items)
 
-    def table(self, headers, rows, right=None, groups=None, compact=False):
+    def table(self, headers, rows, right=None, groups=None):
         """`right`: indexes of right-aligned columns (numbers); `groups`: [(label, number of
         columns)] over the headers, written as a prefix of each (Markdown has one header row)."""
         if groups:
@@ -562,7 +562,7 @@ def experiment_comparison(doc, runs, experiment):
                 base = best_cpu.get(size)
                 row.append(cmpmod.format_ratio(base.time / e.time) if e and e.usable and base else "-")
         rows.append(row)
-    doc.table(headers, rows, right=range(2, len(headers)), compact=True)
+    doc.table(headers, rows, right=range(2, len(headers)))
     refs = {}
     for e in entries:
         if e.reference:
@@ -782,9 +782,7 @@ def _newest_run(preset_dir):
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="nbk-report", description=DESCRIPTION,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.error = lambda message: p.exit(2, f"nbk-report: error: {message}\n")
+    p = record.Parser(prog="nbk-report", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or program/benchmark JSON files)")
     p.add_argument("--label", action="append", default=[], metavar="NAME", help="name of each RUN, in order")
     p.add_argument("--preset-dir", metavar="DIR", help="build/<preset>: its newest run, writes report/")

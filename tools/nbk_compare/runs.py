@@ -13,10 +13,9 @@ with-transfers timing (variant+transfers), each with the run's bandwidth referen
 space (the memcpy probe, else the Kokkos copy probe, of the same program and run).
 """
 import os
-import re
 
 from . import record
-from .gbench import BenchFile, InputError, Run, load_json, size_sort_key, split_name
+from .gbench import BenchFile, InputError, Run, load_json, split_name
 
 # Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
 # 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
@@ -44,9 +43,6 @@ class Reference:
 
     def __init__(self, kind, space, gbps):
         self.kind, self.space, self.gbps = kind, space, gbps
-
-    def __str__(self):
-        return f"{self.kind} {self.space}"
 
 
 def reference_of(data, space):
@@ -374,22 +370,9 @@ def open_compare_input(path, label=None):
     return ResultsFile(run)
 
 
-def sizes_text(entries):
-    sizes = sorted({e.size for e in entries}, key=size_sort_key)
-    return ", ".join(sizes) if sizes else "-"
-
-
 def experiment_order(runs):
     """Experiments in the order of experiments.txt where known (device_info first), then
     alphabetically."""
     names = sorted({x for r in runs for files in (r.programs, r.references) for x in files})
-    order = _experiments_txt()
+    order = record.experiments() or ["device_info"]
     return sorted(names, key=lambda n: (order.index(n) if n in order else len(order), n))
-
-
-def _experiments_txt():
-    try:
-        with open(os.path.join(record.REPO, "experiments.txt"), encoding="utf-8") as f:
-            return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
-    except OSError:
-        return ["device_info"]

@@ -1,29 +1,13 @@
-"""tools/nbk-numpy: the documents' NumPy line as a reference run.
+"""tools/nbk-numpy: the documents' NumPy line as a reference run (DESCRIPTION below says what it
+does; `--help` prints it).
 
-NumPy's expression of each element-wise and reduction workload, at the programs' sizes, timed
-as the programs time their variants (a first call, then --repetitions calls: best and median)
-and written in the programs' JSON format, one <experiment>.json per experiment, so that a
-report can set `numpy` beside `serial` and `openmp`. It is a baseline, not a test.
-
-Each row's space is "numpy" and its variant is the name of the programs' variant that computes
-the same thing in the same types, so that the comparison pairs them by (experiment, variant,
-size); the row's "expression" is what was timed. Where the programs have several such
-variants the row takes one name (listed by --list): sum's np.sum pairs with "builtin" (a float
-accumulator) and np.sum(dtype=float64) with "accurate"; maximum and mat_add with
-"mdrange-auto"; row_sum with "team-*"; histogram with "private-<bins>"; matmul with "tiled";
-pi with "xorshift64" (NumPy's generator is PCG64, named in the row).
-
-The experiments are those of experiments.txt that NumPy expresses; the sizes are the programs'
-own (their JSON beside --out, else their --help; the document's where no program is at hand).
-The inputs follow the programs' distributions and sizes but are drawn with
-numpy.random.default_rng(seed) (PCG64), not the programs' std::mt19937_64 blocks: the
-numbers differ, the work does not. Every row is checked against an independent computation
-(a float64 or long double recomputation, an exact sum, a different algorithm) with the
-programs' tolerances, and is "verified" only if that check passed.
-
-NumPy is imported only after the thread variables are set (--threads, default 1: element-wise
-ufuncs run on one thread anyway; BLAS would otherwise use every core). Without NumPy the
-tool prints one line saying so and exits 0, writing nothing.
+Each row's variant is the name of the programs' variant that computes the same thing in the same
+types, so that the comparison pairs them by (experiment, variant, size); the row's "expression" is
+what was timed. The inputs follow the programs' distributions and sizes but are drawn with
+numpy.random.default_rng(seed) (PCG64): the numbers differ, the work does not. Every row is checked
+against an independent computation (a float64 or long double recomputation, an exact sum, a
+different algorithm) with the programs' tolerances. NumPy is imported only after the thread
+variables are set (--threads, default 1).
 """
 import argparse
 import collections
@@ -64,22 +48,19 @@ class UsageError(Exception):
 Variant = collections.namedtuple("Variant", "name expression document", defaults=("",))
 
 
+@dataclasses.dataclass
 class Workload:
-    """One experiment: its name, the document's sizes (used only where no program of the
-    experiment has run or been built: sizes_of asks the programs first), repetitions, and the
-    variants the reference runs (static, so that --list works without NumPy);
-    `build(np, size, seed)` makes a Problem for one size."""
-
-    def __init__(self, name, title, document, rank, sizes, variants, build, repetitions=5, seeded=True):
-        self.name = name
-        self.title = title
-        self.document = document
-        self.rank = rank
-        self.sizes = sizes  # tuples of extents
-        self.variants = variants
-        self.build = build
-        self.repetitions = repetitions
-        self.seeded = seeded
+    """One experiment: its name, rank (extents of a size), repetitions, and the variants the
+    reference runs (static, so that --list works without NumPy); `build(np, size, seed)` makes a
+    Problem for one size. Its sizes are the programs' (sizes_of), never restated here."""
+    name: str
+    title: str
+    document: str
+    rank: int
+    variants: list
+    build: object
+    repetitions: int = 5
+    seeded: bool = True
 
 
 @dataclasses.dataclass
@@ -598,68 +579,54 @@ def build_pi(np, size, seed):
 
 
 ADD_ONE = Workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
-                   [(1 << 31,)], [Variant("resident", "np.add(x, 1, out=x)  (x += 1)")], build_add_one,
-                   repetitions=1, seeded=False)
-SUM = Workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1, [((1 << 27) - 157,)],
+                   [Variant("resident", "np.add(x, 1, out=x)  (x += 1)")], build_add_one, repetitions=1, seeded=False)
+SUM = Workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
                [Variant("builtin", "np.sum(x)", "np.sum on the CPU: 215.4 ms"),
                 Variant("accurate", "np.sum(x, dtype=np.float64)")], build_sum)
 PRODUCT = Workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
-                   [(4000000,)], [Variant("prod", "np.prod(x)", "np.prod (no figure)"),
-                                  Variant("log-sum", "np.sum(np.log(x))")], build_product)
+                   [Variant("prod", "np.prod(x)", "np.prod (no figure)"), Variant("log-sum", "np.sum(np.log(x))")],
+                   build_product)
 MAXIMUM = Workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
-                   [(32, 32, 32), (128, 128, 128), (256, 256, 256)],
                    [Variant("mdrange-auto", "np.maximum(a, b, out=c)")], build_maximum)
-SIN_EXP = Workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1, [(1000000,)],
+SIN_EXP = Workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
                    [Variant("f32", "np.sin(x) * np.exp(y)"),
                     Variant("f64", "np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")], build_sin_exp,
                    seeded=False)
-HYPOT = Workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1, [(1000000,)],
+HYPOT = Workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
                  [Variant("scaled", "np.hypot(x, y, out=h)")], build_hypot)
-GAUSSIAN = Workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1, [(1000000,)],
+GAUSSIAN = Workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
                     [Variant("pdf", "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32")],
                     build_gaussian)
-POLAR = Workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1, [(1000000,)],
+POLAR = Workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
                  [Variant("distance", "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with "
                                       "np.sin); np.sqrt(dx * dx + dy * dy)")], build_polar)
 ADD = Workload("add", "out = x + y in int64 and float32", "seed 003", 1,
-               [(4,), (16,), (100000,), (1 << 24,)],
                [Variant("i64", "np.add(x, y, out=out), int64"), Variant("i64-new", "x + y, int64"),
                 Variant("f32", "np.add(x, y, out=out), float32"), Variant("f32-new", "x + y, float32")],
                build_add, seeded=False)
-MAT_ADD = Workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2, [(4096, 4096)],
+MAT_ADD = Workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
                    [Variant("mdrange-auto", "np.add(a, b, out=c)")], build_mat_add)
 ROW_SUM = Workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
-                   [(1000, 1000), (1 << 14, 1 << 12)],
                    [Variant("team-int32", "x.sum(axis=1, dtype=np.int64)"),
                     Variant("team-float32", "x.sum(axis=1)  (float32 accumulator)")], build_row_sum)
-L2_NORM = Workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2, [(10, 2), (1000000, 3)],
+L2_NORM = Workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
                    [Variant("double-acc", "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1))"
                                           ".astype(np.float32)"),
                     Variant("float-acc", "np.sqrt((a * a).sum(axis=1))")], build_l2_norm)
-MATMUL = Workload("matmul", "C = A B over float32 matrices", "seed 003", 3, [(1024, 1024, 1024)],
+MATMUL = Workload("matmul", "C = A B over float32 matrices", "seed 003", 3,
                   [Variant("tiled", "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)")], build_matmul)
 HISTOGRAM = Workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)",
-                     "seed 003", 1, [(10000000,)],
+                     "seed 003", 1,
                      [Variant(f"private-{b}", f"np.histogram(x, bins={b}, range=(-4, 4))") for b in HISTOGRAM_BINS],
                      build_histogram)
 PI = Workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
-              [(1536, 10000), (131072, 8192)],
               [Variant("xorshift64", f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
                                      "np.count_nonzero(x * x + y * y <= 1)")], build_pi, repetitions=3)
-
-def _experiments_txt():
-    """The experiments, in the order of experiments.txt (the list CMake builds a program for)."""
-    try:
-        with open(os.path.join(REPO, "experiments.txt"), encoding="utf-8") as f:
-            return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
-    except OSError:
-        return []
-
 
 _ALL = {w.name: w for w in (ADD, ADD_ONE, GAUSSIAN, HISTOGRAM, HYPOT, L2_NORM, MAT_ADD, MATMUL, MAXIMUM, PI, POLAR,
                             PRODUCT, ROW_SUM, SIN_EXP, SUM)}
 # The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
-WORKLOADS = {name: _ALL[name] for name in _experiments_txt() or sorted(_ALL) if name in _ALL}
+WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
 
 
 # ---------------------------------------------------------------------------------- sizes
@@ -912,7 +879,7 @@ openmp. A baseline, not a test. Rows are "verified" only where an independent ch
 
 The experiments are those of experiments.txt that NumPy expresses. Their sizes are the programs':
 those of their JSON beside --out (RUN/<experiment>.json for --out RUN/numpy), else the default a
-built program's --help states (NBK_BUILD_DIR, else build/<preset>/), else the document's.
+built program's --help states (NBK_BUILD_DIR, else build/<preset>/), else its source's.
 add_one's 2^31 int32 (8 GiB) shrinks by halves until it fits in half the available memory
 (the row's note says so). Without NumPy ({sys.executable} has none: apt-get install
 python3-numpy) it prints one line and exits 0, writing nothing. Bad input: one line, exit 2.
@@ -1019,21 +986,40 @@ def program_sizes(workload, out_dir):
         return None
 
 
+def source_sizes(workload):
+    """The programs' default sizes where their source states them (`e.sizes = {Size{...}, ...}` in
+    lib/nbk/<experiment>/experiment.cpp); None without that source."""
+    try:
+        with open(os.path.join(REPO, "lib", "nbk", workload.name, "experiment.cpp"), encoding="utf-8") as f:
+            found = re.search(r"\be\.sizes = (?:e\.\w+ = )?\{(.*?)\};", f.read(), re.S)
+    except OSError:
+        return None
+    sizes = []
+    for extents in re.findall(r"Size\{((?:[^{}]|\{\d+\})*)\}", found.group(1) if found else ""):
+        extents = re.sub(r"std::int64_t\{(\d+)\}", r"\1", extents)
+        if re.fullmatch(r"[\d\s()<+\-,]+", extents):  # integers, shifts and sums: Python's arithmetic too
+            sizes.append(tuple(eval(f"({extents},)", {"__builtins__": {}})))
+    return sizes or None
+
+
 def sizes_of(args, workload):
     if workload.name in args.sizes:
         return args.sizes[workload.name]
-    sizes = program_sizes(workload, args.out) or workload.sizes
+    sizes = program_sizes(workload, args.out) or source_sizes(workload)
+    if not sizes:
+        raise UsageError(f"{workload.name}: no sizes (no program's JSON beside --out, no built program, no "
+                         f"lib/nbk/{workload.name}/experiment.cpp): give --size {workload.name}=SIZE")
     if args.scale_value is not None:  # two sizes may scale to one
         return list(dict.fromkeys(scaled(s, args.scale_value) for s in sizes))
     return list(sizes)
 
 
-def list_workloads(args):
+def list_workloads(args, plan):
     print("experiment: what (document); sizes; repetitions\n  variant (the programs' name it sits beside)  expression")
-    for name in args.names:
+    for name, sizes in plan.items():
         w = WORKLOADS[name]
         reps = args.repetitions_value or w.repetitions
-        print(f"{w.name}: {w.title} ({w.document}); sizes {', '.join(size_text(s) for s in sizes_of(args, w))}; "
+        print(f"{w.name}: {w.title} ({w.document}); sizes {', '.join(size_text(s) for s in sizes)}; "
               f"{reps} repetitions")
         for v in w.variants:
             print(f"  {v.name:<14} {v.expression}")
@@ -1055,11 +1041,12 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     try:
         args = parse_args(argv)
+        plan = {name: sizes_of(args, WORKLOADS[name]) for name in args.names}
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     if args.list:
-        list_workloads(args)
+        list_workloads(args, plan)
         return 0
     imported_before = "numpy" in sys.modules
     for name in THREAD_VARIABLES:
@@ -1081,10 +1068,10 @@ def main(argv=None):
     probe = memcpy_probe(np, args.probe_value)
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_value} doubles per array)", flush=True)
     failed = []
-    for name in args.names:
+    for name, sizes in plan.items():
         w = WORKLOADS[name]
         reps = args.repetitions_value or w.repetitions
-        ok = run_workload(np, w, sizes_of(args, w), reps, args.seed_value, context, probe, args.out,
+        ok = run_workload(np, w, sizes, reps, args.seed_value, context, probe, args.out,
                           lambda line: print(line, flush=True))
         if not ok:
             failed.append(name)
