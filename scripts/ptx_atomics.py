@@ -28,7 +28,7 @@ FUNCTION = re.compile(r"^(?:\.visible\s+|\.weak\s+|\.extern\s+)*\.(entry|func)\s
 CALL = re.compile(r"\bcall(?:\.uni)?\s+(?:\([^)]*\),\s*)?([\w$]+)")
 INSTRUCTION = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.]*)\s+([^;]*);", re.M)
 CAS = re.compile(r"^atom\..*\bcas\b")
-INTEGER_ADD = re.compile(r"^(?:atom|red)\..*\badd\.[us](?:32|64)$")
+INTEGER_ADD = re.compile(r"^(?:atom|red)(?:\.\w+)*\.add(?:\.\w+)*\.[us](?:32|64)$")  # 3.4: atom.global.add.u64, 4.6: red.add.global.relaxed.gpu.u64
 ARITHMETIC = re.compile(r"^(?:add|sub|mad|fma)\.")
 
 

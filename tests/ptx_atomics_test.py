@@ -1,6 +1,8 @@
-"""scripts/ptx_atomics.py on PTX excerpts that nvcc 13.0 wrote for sm_90 (Kokkos 3.4.01): the
-long long atomic_add's CAS loop fails, unsigned long long's atom.add passes, Kokkos' scratch
-lock (a CAS of constants) passes, and a CAS loop in a .func the kernel calls still fails."""
+"""scripts/ptx_atomics.py on PTX excerpts that nvcc 13.0 wrote for sm_90: the long long
+atomic_add's CAS loop fails (Kokkos 3.4.01's atom.global.cas.b64 and 4.6.01's inline-asm
+atom.cas.relaxed.gpu.b64), the native adds pass (3.4's atom.global.add.u64, 4.6's
+red.add.global.relaxed.gpu.u64), Kokkos' scratch lock (a CAS of constants) passes, and a CAS
+loop in a .func the kernel calls still fails."""
 import os
 import subprocess
 import sys
@@ -31,6 +33,36 @@ $L__BB1_3:
 	atom.global.cas.b64 	%rd4, [%rd1], %rd7, %rd6;
 	setp.ne.s64 	%p2, %rd7, %rd4;
 	mov.u64 	%rd7, %rd4;
+	@%p2 bra 	$L__BB1_3;
+	ret;
+}
+"""
+NATIVE_46 = """
+.visible .entry _ZN3nbk9histogram6nativeEv(
+	.param .u64 _ZN3nbk9histogram6nativeEv_param_0
+)
+{
+	ld.param.u64 	%rd9, [_ZN3nbk9histogram6nativeEv_param_0];
+	// begin inline asm
+	red.add.global.relaxed.gpu.u64 [%rd9],%rd21;
+	// end inline asm
+	ret;
+}
+"""
+CAS_LOOP_46 = """
+.visible .entry _ZN3nbk7counter6loop46Ev(
+	.param .u64 _ZN3nbk7counter6loop46Ev_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN3nbk7counter6loop46Ev_param_0];
+	ld.global.u64 	%rd10, [%rd2];
+$L__BB1_3:
+	add.s64 	%rd9, %rd10, 1;
+	// begin inline asm
+	atom.cas.relaxed.gpu.b64 %rd6,[%rd1],%rd10,%rd9;
+	// end inline asm
+	setp.ne.s64 	%p2, %rd10, %rd6;
+	mov.u64 	%rd10, %rd6;
 	@%p2 bra 	$L__BB1_3;
 	ret;
 }
@@ -95,6 +127,14 @@ class PtxAtomics(unittest.TestCase):
         rc, out = self.check(CAS_LOOP)
         self.assertEqual(rc, 1, out)
         self.assertIn("atom.global.cas.b64", out)
+
+    def test_kokkos_46_forms(self):
+        rc, out = self.check(NATIVE_46, "--require", "nbk::histogram::native")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("red.add.global.relaxed.gpu.u64", out)
+        rc, out = self.check(CAS_LOOP_46)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("atom.cas.relaxed.gpu.b64", out)
 
     def test_scratch_lock_is_not_an_add_loop(self):
         rc, out = self.check(LOCK, "--require", "nbk::histogram::team")
