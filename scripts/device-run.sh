@@ -10,12 +10,13 @@
 #   TESTS_FILTER='*/cuda.*'   --gtest_filter for the tests step (default: every test)
 #   MPI_ARGS="--size 2^28"    arguments of the mpi step's two-rank runs (default: the documents' sizes)
 #
-# Results (log.txt, device_info.json, tests.json, <experiment>.json, bench.json,
+# Results (log.txt, device_info.json, tests.json, <experiment>.json and .txt, bench.json,
 # sanitizer-*.txt, report/) are written to .device/out/ and, when $OUT is set (the
 # workplace's device tool), packed into $OUT/results.tar.gz with log.txt beside it: that tool
-# brings back at most 8 files from $OUT, and one run writes more than 20. Each call packs only
-# its own results, so a session that runs the steps in several calls (each under the tool's
-# 10 minutes) keeps each call's tarball.
+# brings back at most 8 files from $OUT, and one run writes more than 20. The pack is made
+# again after every program and every step, and on exit, so a call that a time limit kills
+# (SIGKILL included) keeps everything that finished before it. Each call packs only its own
+# results, so a session that runs the steps in several calls keeps each call's tarball.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$here/out"
@@ -41,14 +42,33 @@ if [[ -f $here/payload.tar.gz ]]; then
 fi
 status=0
 note() { echo "== $*" | tee -a "$work/log.txt"; }
-run() { "$@" 2>&1 | tee -a "$work/log.txt"; local rc=${PIPESTATUS[0]}; ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }; }
+run() { run_into /dev/null "$@"; }
+# run, its output also into FILE (a program's own text beside its JSON).
+run_into() {
+  local file=$1; shift
+  "$@" 2>&1 | tee -a "$work/log.txt" "$file"; local rc=${PIPESTATUS[0]}
+  ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }
+}
+# $OUT/results.tar.gz as $work stands now: written beside and renamed, so that a kill during
+# the tar leaves the previous pack whole.
+pack() {
+  [[ -n "${OUT:-}" ]] || return 0
+  cp "$work/log.txt" "$OUT/log.txt" 2>/dev/null
+  tar -czf "$OUT/.results.tar.gz" -C "$work" . && mv -f "$OUT/.results.tar.gz" "$OUT/results.tar.gz"
+}
+trap 'pack' EXIT
+trap 'note "stopped by a signal"; exit 143' TERM INT
+touch "$work/log.txt"
 
 # Open MPI's launcher from .device/mpi (pack-device.sh --mpi), relocated there, local ranks
 # only: shared memory between them (no network stack is probed), root allowed, and ranks
-# beyond the cores allowed.
+# beyond the cores allowed. PMIx looks for its plugins in the folder it was built for (/usr/lib/
+# x86_64-linux-gnu/pmix2/lib/pmix) whatever PMIX_INSTALL_PREFIX says: on a machine with a PMIx
+# of its own there, every rank loaded that one's zlib plugin and printed three "dlopen error"
+# lines (H100 run of 33739fb). The component path sends it to the packed plugins.
 mpirun_packed() {
-  local m="$here/mpi"
-  env OPAL_PREFIX="$m/openmpi" PMIX_INSTALL_PREFIX="$m/openmpi/lib/x86_64-linux-gnu/pmix2" \
+  local m="$here/mpi" pmix="$here/mpi/openmpi/lib/x86_64-linux-gnu/pmix2"
+  env OPAL_PREFIX="$m/openmpi" PMIX_INSTALL_PREFIX="$pmix" PMIX_MCA_mca_base_component_path="$pmix/lib/pmix" \
       LD_LIBRARY_PATH="$m/lib:$LD_LIBRARY_PATH" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
       OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
       "$m/openmpi/bin/orterun" -q --oversubscribe "$@"
@@ -87,7 +107,8 @@ for step in "${steps[@]}"; do
            for app in ${APPS:-$(grep -v '^device_info$' "$here/experiments.txt")}; do
              note "$app"
              # shellcheck disable=SC2086  # APP_ARGS is a list of arguments
-             run "$here/bin/nbk-${app//_/-}" --json "$work/$app.json" ${APP_ARGS:-}
+             run_into "$work/$app.txt" "$here/bin/nbk-${app//_/-}" --json "$work/$app.json" ${APP_ARGS:-}
+             pack
            done ;;
     bench) export OMP_PROC_BIND=spread OMP_PLACES=threads
            note "benchmarks"
@@ -122,6 +143,8 @@ for step in "${steps[@]}"; do
                    --json "$work/mpi-n$ranks-$app.json" "${args[@]}"
              done
            done
+           noise=$(grep -c "dlopen error" "$work/log.txt")
+           ((noise == 0)) || { status=1; note "mpi: $noise 'dlopen error' lines from PMIx (its plugins: run.sh's mpirun_packed)"; }
            note "mpi: bad input on 2 ranks (expect exit 2)"
            mpirun_packed -n 2 "$here/mpi/bin/nbk-add-one" --size -5 2>&1 | tee -a "$work/log.txt"
            rc=${PIPESTATUS[0]}; ((rc == 2)) || { status=1; note "mpi: bad input gave exit $rc, not 2"; } ;;
@@ -131,11 +154,12 @@ for step in "${steps[@]}"; do
               note "report skipped: no python3 or no $here/tools (pack-device.sh copies it)"
             fi ;;
   esac
+  pack
 done
 
 if [[ -n "${OUT:-}" ]]; then
   note "packing $(ls "$work" | wc -l) results into \$OUT/results.tar.gz (exit $status)"
-  cp "$work/log.txt" "$OUT/log.txt"
-  tar -czf "$OUT/results.tar.gz" -C "$work" . || status=1
+  pack || status=1
 fi
+trap - EXIT
 exit "$status"

@@ -2,7 +2,9 @@
 # scripts/device-run.sh, the runner of the GPU machines (CI has none), checked on this build's
 # programs shipped as scripts/pack-device.sh ships them: one payload.tar.gz beside run.sh.
 # compute-sanitizer is a stand-in that reports errors for --inject-bug runs only (or for every
-# run, with FAKE_ERRORS set), so the sanitize step's verdicts are checked both ways.
+# run, with FAKE_ERRORS set), so the sanitize step's verdicts are checked both ways. A stand-in
+# program, nbk-slow, sleeps while it is killed, as the device tool's time limit kills a call:
+# the programs that finished before it must be in $OUT.
 # Usage: device_run.sh SOURCE_DIR NBK_TESTS NBK_DEVICE_INFO NBK_COUNTER NBK_HISTOGRAM
 set -euo pipefail
 source_dir=$1; shift
@@ -11,7 +13,9 @@ trap 'rm -rf "$work"' EXIT
 stage=$work/stage dev=$work/.device out=$work/out
 mkdir -p "$stage/bin" "$stage/lib" "$dev" "$out" "$work/fake"
 cp "$@" "$stage/bin/"
-printf 'device_info\ncounter\n' >"$stage/experiments.txt"
+printf '#!/usr/bin/env bash\necho "slow: started"\nsleep "${SLOW_SECONDS:-0}"\n' >"$stage/bin/nbk-slow"
+chmod +x "$stage/bin/nbk-slow"
+printf 'device_info\ncounter\nslow\n' >"$stage/experiments.txt"
 tar -czf "$dev/payload.tar.gz" -C "$stage" .
 cp "$source_dir/scripts/device-run.sh" "$dev/run.sh"
 cat >"$work/fake/compute-sanitizer" <<'EOF'
@@ -49,4 +53,21 @@ grep -q 'sanitize histogram (memcheck): expected clean' "$out/log.txt" || fail "
 
 run 2 info bogus  # a misspelt step: exit 2 before anything runs
 [[ -z $(ls "$out") ]] || fail "run.sh ran steps before refusing an unknown one"
-echo "device_run: 3 runs of run.sh as expected"
+
+# Killed mid-apps (SIGKILL: no trap runs), while nbk-slow sleeps: counter's JSON and text are
+# already packed, with the log up to the kill.
+rm -rf "${out:?}"/* "$dev"/{bin,lib,out,experiments.txt}
+(cd "$work" && exec setsid env OUT="$out" SLOW_SECONDS=300 OMP_NUM_THREADS=1 \
+   APP_ARGS='--size 1000 --probe-size 4096 --repetitions 2' bash .device/run.sh apps >"$work/log" 2>&1) &
+runner=$!
+for _ in $(seq 600); do grep -q "slow: started" "$work/log" 2>/dev/null && break; sleep 0.1; done
+grep -q "slow: started" "$work/log" || { kill -KILL -- -"$runner" 2>/dev/null; fail "nbk-slow never started"; }
+kill -KILL -- -"$runner"
+{ wait "$runner"; } 2>/dev/null || true
+[[ -f $out/results.tar.gz ]] || fail "a killed run left no results.tar.gz"
+packed=$(tar -tzf "$out/results.tar.gz")
+for file in counter.json counter.txt log.txt; do
+  grep -qx "./$file" <<<"$packed" || fail "a killed run's results.tar.gz lacks $file: $(tr '\n' ' ' <<<"$packed")"
+done
+grep -q "== counter" "$out/log.txt" || fail "the log in \$OUT lacks the program that finished"
+echo "device_run: 4 runs of run.sh as expected (one killed mid-apps, its finished programs kept)"
