@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string_view>
 
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/registry.hpp"
@@ -12,6 +13,9 @@ namespace {
 using nbk::exp::Experiment;
 using nbk::exp::Notes;
 using nbk::exp::Variant;
+
+// The outline the build would generate from `text` (lib/CMakeLists.txt, nbk_outline).
+constexpr std::string_view notes_headings[] = {"## Figures", "## Notes", "## Notes under MPI", ""};
 
 constexpr const char* text =
     "# demo\nTitle: a title\nDocument: seed 9\nSizes: The document's 10.\n\n## Figures\n- host: 1 ms\n"
@@ -31,8 +35,8 @@ TEST(Notes, FieldsFiguresAndSections) {
   tiled.device = true;
   EXPECT_EQ(notes.figure(tiled), "2 us");
   EXPECT_EQ(notes.body(), "\nFirst line.\n\nSecond paragraph.\n");
-  EXPECT_EQ(notes.section("## Notes under MPI"), "ranks\n");
-  EXPECT_EQ(notes.paragraph("## Notes under MPI"), "ranks");
+  EXPECT_EQ(notes.section(NBK_HEADING("## Notes under MPI")), "ranks\n");
+  EXPECT_EQ(notes.paragraph(NBK_HEADING("## Notes under MPI")), "ranks");
   const Experiment e = nbk::exp::stated(notes);
   EXPECT_EQ(e.name, "demo");
   EXPECT_EQ(e.size_help, "The document's 10.");

@@ -1,5 +1,6 @@
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from legend.md (lib/CMakeLists.txt)
 
 #include <fmt/format.h>
 
@@ -321,13 +322,13 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   }
   table.print(out);
 
-  out << '\n' << fmt::format(fmt::runtime(legend().paragraph("## Timings")), repetitions, bytes_text(results));
-  if (any_flops) out << legend().paragraph("## GFLOP/s");
+  out << '\n' << fmt::format(fmt::runtime(legend().paragraph(NBK_HEADING("## Timings"))), repetitions, bytes_text(results));
+  if (any_flops) out << legend().paragraph(NBK_HEADING("## GFLOP/s"));
   if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
   if (any_speedup)
-    out << legend().paragraph("## Speed-up");
+    out << legend().paragraph(NBK_HEADING("## Speed-up"));
   if (any_transfers)
-    out << legend().paragraph("## With transfers");
+    out << legend().paragraph(NBK_HEADING("## With transfers"));
   out << "\n";
 
   out << "\nWhat one call of each variant moves, and what its first call pays:\n";

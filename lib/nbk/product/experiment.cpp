@@ -15,6 +15,7 @@
 #include "nbk/core/verify.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/scalar_case.hpp"
 #include "nbk/product/kernels.hpp"
 
@@ -158,8 +159,9 @@ void add_variants(std::vector<exp::Variant>& variants) {
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
-  const std::string check = notes.section(p.underflows ? "## Product check when it underflows" : "## Product check");
-  out << '\n' << fmt::format(fmt::runtime(notes.section("## Notes with the run's figures")), check, log_sum_tolerance);
+  const std::string check = p.underflows ? notes.section(NBK_HEADING("## Product check when it underflows"))
+                                                : notes.section(NBK_HEADING("## Product check"));
+  out << '\n' << fmt::format(fmt::runtime(notes.section(NBK_HEADING("## Notes with the run's figures"))), check, log_sum_tolerance);
 }
 
 }  // namespace
@@ -173,7 +175,7 @@ exp::Experiment product(const exp::Notes& notes) {
   e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(double); };
   e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
-    p->underflow_text = notes.section("## When the product underflows");
+    p->underflow_text = notes.section(NBK_HEADING("## When the product underflows"));
     p->seed = settings.seed;
     p->host = uniform_doubles(s.elements(), settings.seed);
     p->product = product::host_product(p->host.data(), p->size());

@@ -16,6 +16,7 @@
 #include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/scalar_case.hpp"
 #include "nbk/report/table.hpp"
 #include "nbk/sum/accuracy.hpp"
@@ -318,10 +319,10 @@ void add_variants(std::vector<exp::Variant>& variants) {
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
   out << '\n'
-      << fmt::format(fmt::runtime(notes.section("## Notes with the run's figures")), p.scale.max_prefix,
+      << fmt::format(fmt::runtime(notes.section(NBK_HEADING("## Notes with the run's figures"))), p.scale.max_prefix,
                      static_cast<double>(p.value), p.scale.max_prefix * unit_roundoff<float>(),
                      static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
-  if (ranks::enabled) out << '\n' << notes.section("## Notes under MPI");
+  if (ranks::enabled) out << '\n' << notes.section(NBK_HEADING("## Notes under MPI"));
 }
 
 }  // namespace
@@ -337,7 +338,7 @@ exp::Experiment sum(const exp::Notes& notes) {
   };
   e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
-    p->ranks_text = notes.section("## Input under MPI");
+    p->ranks_text = notes.section(NBK_HEADING("## Input under MPI"));
     p->seed = settings.seed;
     p->total = s.elements();
     p->slice = ranks::my_slice(p->total);
