@@ -198,14 +198,6 @@ CaseMaker maker(F make) {
   };
 }
 
-// A CaseMaker for the common case: CaseType(problem, args...), the size left out.
-template <class CaseType, class ProblemType, class... Args>
-CaseMaker case_of(Args... args) {
-  return [args...](const Problem& problem, const Size&) -> std::unique_ptr<Case> {
-    return std::make_unique<CaseType>(static_cast<const ProblemType&>(problem), args...);
-  };
-}
-
 // The footprint of `in_space` arrays of T, one element per point of the size, in Space's
 // memory, plus `on_host` more such arrays on the host.
 template <class Space, class T>

@@ -114,7 +114,7 @@ struct HostDraws {
 };
 
 template <class Space, class Pool>
-exp::Variant on_space(const char* name, std::uint64_t state_bytes, const exp::Variant& reference) {
+exp::Variant variant_on(const char* name, std::uint64_t state_bytes, const exp::Variant& reference) {
   exp::Variant v{name};
   v.moves = "none (the states live in the space's memory; the count is read outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
@@ -179,8 +179,8 @@ exp::Experiment pi(const exp::Notes& notes) {
   e.variants.push_back(reference);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space, pi::XorShift64<Space>>("xorshift64", pi::xorshift64_state_bytes, reference));
-    e.variants.push_back(on_space<Space, pi::XorShift1024<Space>>("xorshift1024", pi::xorshift1024_state_bytes, reference));
+    e.variants.push_back(variant_on<Space, pi::XorShift64<Space>>("xorshift64", pi::xorshift64_state_bytes, reference));
+    e.variants.push_back(variant_on<Space, pi::XorShift1024<Space>>("xorshift1024", pi::xorshift1024_state_bytes, reference));
   });
   return e;
 }

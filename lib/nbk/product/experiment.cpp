@@ -60,8 +60,8 @@ struct Problem final : exp::Problem {
 
 // The samples in the space's memory, and the vendor's reduction where the space has one.
 template <class Space>
-struct OnSpace : exp::Resident<Space, double> {
-  explicit OnSpace(const Problem& p) : exp::Resident<Space, double>("nbk::product::data", p.host) {}
+struct Data : exp::ArrayInSpace<Space, double> {
+  explicit Data(const Problem& p) : exp::ArrayInSpace<Space, double>("nbk::product::data", p.host) {}
   VendorReduce<Space> vendor;
 };
 
@@ -125,24 +125,24 @@ class LogSumCheck {
 // One reduction on one space over a copy of the samples in the space's memory; every call's
 // result is checked.
 template <class Space, class Check>
-exp::Variant on_space(const char* name, const char* moves, double (*call)(OnSpace<Space>&)) {
+exp::Variant variant_on(const char* name, const char* moves, double (*call)(Data<Space>&)) {
   exp::Variant v{name};
   v.moves = std::string(moves) + "; data resident";
   v.footprint = exp::arrays_of<Space, double>(1);
   v.make = exp::maker<Problem>([call](const Problem& p, const Size&) {
-    return exp::scalar_case(std::make_unique<OnSpace<Space>>(p), call, Check(p));
+    return exp::scalar_case(std::make_unique<Data<Space>>(p), call, Check(p));
   });
   return exp::on<Space>(v);
 }
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
-  exp::Variant prod = on_space<Space, ProductCheck>("prod", "parallel_reduce with Kokkos::Prod", [](OnSpace<Space>& d) {
+  exp::Variant prod = variant_on<Space, ProductCheck>("prod", "parallel_reduce with Kokkos::Prod", [](Data<Space>& d) {
     return product::reduce_product(d.exec, d.x);
   });
-  exp::Variant log_sum = on_space<Space, LogSumCheck>(
+  exp::Variant log_sum = variant_on<Space, LogSumCheck>(
       "log-sum", "parallel_reduce of log x_i with Kokkos::Sum",
-      [](OnSpace<Space>& d) { return product::reduce_log_sum(d.exec, d.x); });
+      [](Data<Space>& d) { return product::reduce_log_sum(d.exec, d.x); });
   // A log and an add per element: bound by arithmetic on a CPU.
   log_sum.traffic = [](const Size& s) {
     return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
@@ -152,9 +152,9 @@ void add_variants(std::vector<exp::Variant>& variants) {
     variants.push_back(*v);
   }
   if (has_vendor_reduction<Space>)
-    variants.push_back(on_space<Space, ProductCheck>("cub-prod",
+    variants.push_back(variant_on<Space, ProductCheck>("cub-prod",
                                                      "cub::DeviceReduce::Reduce with a multiply, outside Kokkos",
-                                                     [](OnSpace<Space>& d) { return d.vendor.product(d.x); }));
+                                                     [](Data<Space>& d) { return d.vendor.product(d.x); }));
 }
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
