@@ -15,7 +15,7 @@ using nbk::exp::Notes;
 using nbk::exp::Variant;
 
 // The outline the build would generate from `text` (lib/CMakeLists.txt, nbk_outline).
-constexpr std::string_view notes_headings[] = {"## Figures", "## Notes", "## Notes under MPI", ""};
+constexpr nbk::exp::Section notes_sections[] = {{"## Figures", 0}, {"## Notes", 0}, {"## Notes under MPI", 0}, {"", 0}};
 
 constexpr const char* text =
     "# demo\nTitle: a title\nDocument: seed 9\nSizes: The document's 10.\n\n## Figures\n- host: 1 ms\n"

@@ -146,7 +146,7 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   }
   table.print(out);
 
-  out << '\n' << fmt::format(fmt::runtime(legend().paragraph(NBK_HEADING("## Timings"))), repetitions, bytes_text(results));
+  out << '\n' << NBK_PROSE(legend().paragraph, "## Timings")(repetitions, bytes_text(results));
   if (any_flops) out << legend().paragraph(NBK_HEADING("## GFLOP/s"));
   if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
   if (any_speedup)

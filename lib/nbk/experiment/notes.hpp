@@ -17,7 +17,10 @@
 //   ## <any heading>
 //   a section a statement prints in some runs only, or formats with the run's figures: asked for
 //   as notes.section(NBK_HEADING("## <any heading>")), which fails to compile where notes.md
-//   lacks the heading (nbk/experiment/outline.hpp). Title and Document are required likewise.
+//   lacks the heading (nbk/experiment/outline.hpp); one that formats the run's figures, as
+//   NBK_PROSE(notes.section, "## <any heading>")(figures...), which fails to compile where the
+//   call gives another number of figures than the section's fields ask for. Title and Document
+//   are required likewise.
 #include <string>
 #include <string_view>
 

@@ -28,7 +28,7 @@ using exp::Size;
 inline constexpr double log_sum_tolerance = 1e-12;  // relative
 
 struct Problem final : exp::Problem {
-  std::string underflow_text;  // notes.md, section "## When the product underflows"
+  exp::Prose<3> underflow_text;  // notes.md, section "## When the product underflows"
   std::uint64_t seed = 0;
   Kokkos::View<double*, Kokkos::HostSpace> host;
   product::HostProduct product;  // in index order, in double
@@ -42,7 +42,7 @@ struct Problem final : exp::Problem {
     out << fmt::format("sum of log x_i (host std::log, summed exactly) = {:.15g}, so the product is about 10^{:.0f}\n",
                        log_sum, std::floor(log_sum / std::log(10.0)));
     if (underflows)
-      out << fmt::format(fmt::runtime(underflow_text), product::log_smallest_double(), product.zero_at, size());
+      out << underflow_text(product::log_smallest_double(), product.zero_at, size());
     else
       out << fmt::format("The product is representable: host product = {:.17g}.\n", product.value);
   }
@@ -160,8 +160,8 @@ void add_variants(std::vector<exp::Variant>& variants) {
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
   const std::string check = p.underflows ? notes.section(NBK_HEADING("## Product check when it underflows"))
-                                                : notes.section(NBK_HEADING("## Product check"));
-  out << '\n' << fmt::format(fmt::runtime(notes.section(NBK_HEADING("## Notes with the run's figures"))), check, log_sum_tolerance);
+                                         : notes.section(NBK_HEADING("## Product check"));
+  out << '\n' << NBK_PROSE(notes.section, "## Notes with the run's figures")(check, log_sum_tolerance);
 }
 
 }  // namespace
@@ -175,7 +175,7 @@ exp::Experiment product(const exp::Notes& notes) {
   e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(double); };
   e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
-    p->underflow_text = notes.section(NBK_HEADING("## When the product underflows"));
+    p->underflow_text = NBK_PROSE(notes.section, "## When the product underflows");
     p->seed = settings.seed;
     p->host = uniform_doubles(s.elements(), settings.seed);
     p->product = product::host_product(p->host.data(), p->size());

@@ -32,7 +32,7 @@ using exp::Size;
 // rank draws its own from the seed, so memory shrinks with ranks), on one process all of it.
 // The exact sum and the scale are the whole array's on every rank.
 struct Problem final : exp::Problem {
-  std::string ranks_text;  // notes.md, section "## Input under MPI"
+  exp::Prose<2> ranks_text;  // notes.md, section "## Input under MPI": the ranks and the largest slice
   std::uint64_t seed = 0;
   Index total = 0;      // samples in the whole array
   ranks::Slice slice;   // this rank's part of it
@@ -53,7 +53,7 @@ struct Problem final : exp::Problem {
                        format_bytes(static_cast<std::uint64_t>(size()) * sizeof(float)));
     if (const int count = ranks::count(); count > 1) {
       const auto largest = static_cast<std::uint64_t>(ranks::slice_of(total, 0, count).size()) * sizeof(float);
-      out << fmt::format(fmt::runtime(ranks_text), count, format_bytes(largest));
+      out << ranks_text(count, format_bytes(largest));
     }
     out << fmt::format("exact sum (integer fixed-point accumulator on the host): {:.15g}\n", exact_value);
     out << fmt::format("sum |x| = {:.6g}; largest |prefix sum| = {:.6g}; condition number sum|x| / |sum| = {:.3g}\n",
@@ -319,10 +319,10 @@ void add_variants(std::vector<exp::Variant>& variants) {
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
+  const auto figures = NBK_PROSE(notes.section, "## Notes with the run's figures");
   out << '\n'
-      << fmt::format(fmt::runtime(notes.section(NBK_HEADING("## Notes with the run's figures"))), p.scale.max_prefix,
-                     static_cast<double>(p.value), p.scale.max_prefix * unit_roundoff<float>(),
-                     static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
+      << figures(p.scale.max_prefix, static_cast<double>(p.value), p.scale.max_prefix * unit_roundoff<float>(),
+                 static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
   if (ranks::enabled) out << '\n' << notes.section(NBK_HEADING("## Notes under MPI"));
 }
 
@@ -339,7 +339,7 @@ exp::Experiment sum(const exp::Notes& notes) {
   };
   e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
-    p->ranks_text = notes.section(NBK_HEADING("## Input under MPI"));
+    p->ranks_text = NBK_PROSE(notes.section, "## Input under MPI");
     p->seed = settings.seed;
     p->total = s.elements();
     p->slice = ranks::my_slice(p->total);
