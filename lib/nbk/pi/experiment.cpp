@@ -90,8 +90,8 @@ class Estimates {
 // A pool of streams in the space's memory, and the count of points inside, which a call
 // leaves there.
 template <class Space, class Pool>
-struct PoolDraws {
-  explicit PoolDraws(const Problem& p)
+struct Data {
+  explicit Data(const Problem& p)
       : streams(p.streams), samples_per_stream(p.samples_per_stream), inside("nbk::pi::inside") {
     // Timed apart from the calls: seeding walks every state on the host, then copies them in.
     pool_seconds = time_fenced("nbk::pi pool", [&] { pool.init(p.seed, std::max(streams, 1)); });
@@ -124,9 +124,9 @@ exp::Variant variant_on(const char* name, std::uint64_t state_bytes, const exp::
   };
   v.speedup_against = reference;
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    auto draws = std::make_unique<PoolDraws<Space, Pool>>(p);
+    auto draws = std::make_unique<Data<Space, Pool>>(p);
     const double seconds = draws->pool_seconds;
-    const auto call = [](PoolDraws<Space, Pool>& d) {
+    const auto call = [](Data<Space, Pool>& d) {
       pi::count_inside(d.exec, d.pool, d.streams, d.samples_per_stream, d.inside.value);
     };
     return exp::scalar_case(std::move(draws), call,
