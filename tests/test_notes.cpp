@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string_view>
 
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/registry.hpp"
@@ -13,9 +14,14 @@ using nbk::exp::Experiment;
 using nbk::exp::Notes;
 using nbk::exp::Variant;
 
+// The outline the build would generate from `text` (lib/CMakeLists.txt, nbk_outline).
+constexpr nbk::exp::Section notes_sections[] = {
+    {"## Figures", 0}, {"## Notes", 0}, {"## Notes under MPI", 0}, {"## Counted", 2}, {"", 0}};
+
 constexpr const char* text =
     "# demo\nTitle: a title\nDocument: seed 9\nSizes: The document's 10.\n\n## Figures\n- host: 1 ms\n"
-    "- tiled on a device: 2 us\n- tiled: 3 s\n\n## Notes\nFirst line.\n\nSecond paragraph.\n\n## Notes under MPI\nranks\n";
+    "- tiled on a device: 2 us\n- tiled: 3 s\n\n## Notes\nFirst line.\n\nSecond paragraph.\n\n## Notes under MPI\nranks\n"
+    "\n## Counted\n{1} of {0:.1f}\n";
 
 TEST(Notes, FieldsFiguresAndSections) {
   const Notes notes{"demo", text};
@@ -31,11 +37,20 @@ TEST(Notes, FieldsFiguresAndSections) {
   tiled.device = true;
   EXPECT_EQ(notes.figure(tiled), "2 us");
   EXPECT_EQ(notes.body(), "\nFirst line.\n\nSecond paragraph.\n");
-  EXPECT_EQ(notes.section("## Notes under MPI"), "ranks\n");
-  EXPECT_EQ(notes.paragraph("## Notes under MPI"), "ranks");
+  EXPECT_EQ(notes.section(NBK_HEADING("## Notes under MPI")), "ranks\n");
+  EXPECT_EQ(notes.paragraph(NBK_HEADING("## Notes under MPI")), "ranks");
   const Experiment e = nbk::exp::stated(notes);
   EXPECT_EQ(e.name, "demo");
   EXPECT_EQ(e.size_help, "The document's 10.");
+}
+
+// A section that formats the run's figures, read as the statements read it: the build counted its
+// fields (here the outline above says 2), and the call gives that many.
+TEST(Notes, ProseFormatsItsFigures) {
+  const Notes notes{"demo", text};
+  EXPECT_EQ(NBK_PROSE(notes.section, "## Counted")(2.5, 7), "7 of 2.5\n");
+  EXPECT_EQ(NBK_PROSE(notes.paragraph, "## Counted")(10.0, 1), "1 of 10.0");
+  EXPECT_EQ(notes.section(NBK_HEADING("## Notes under MPI")), "ranks\n");
 }
 
 TEST(Notes, ReferencesAreCheckedWhenBuilt) {

@@ -15,7 +15,7 @@
 namespace {
 
 template <class Space, class T>
-std::vector<T> on_space(const std::vector<T>& x, const std::vector<T>& y) {
+std::vector<T> computed_on(const std::vector<T>& x, const std::vector<T>& y) {
   return nbk::test::run_map<Space>([](const auto& space, const auto& a, const auto& b, const auto& out) {
     nbk::sin_exp::sin_exp(space, a, b, out);
   }, x, y);
@@ -45,15 +45,15 @@ class SinExp : public ::testing::Test {};
 TYPED_TEST_SUITE(SinExp, nbk::test::SpaceTypes, nbk::test::SpaceNames);
 
 TYPED_TEST(SinExp, ExactPoints) {
-  const auto z = on_space<TypeParam, double>({0.0, 0.0, 1.5707963267948966}, {0.0, 10.0, 0.0});
+  const auto z = computed_on<TypeParam, double>({0.0, 0.0, 1.5707963267948966}, {0.0, 10.0, 0.0});
   EXPECT_EQ(z[0], 0.0);
   EXPECT_EQ(z[1], 0.0);
   EXPECT_NEAR(z[2], 1.0, 1e-15);
 }
 
 TYPED_TEST(SinExp, EmptyAndOneElement) {
-  EXPECT_TRUE((on_space<TypeParam, float>({}, {}).empty()));
-  const auto z = on_space<TypeParam, float>({1.0f}, {2.0f});
+  EXPECT_TRUE((computed_on<TypeParam, float>({}, {}).empty()));
+  const auto z = computed_on<TypeParam, float>({1.0f}, {2.0f});
   EXPECT_NEAR(z[0], std::sin(1.0) * std::exp(2.0), 1e-5 * std::sin(1.0) * std::exp(2.0));
 }
 
@@ -62,8 +62,8 @@ TYPED_TEST(SinExp, WithinSixteenUnitRoundoffsInEachPrecision) {
   std::vector<double> x64, y64;
   linspace_inputs(1025, x32, y32);
   linspace_inputs(1025, x64, y64);
-  EXPECT_LE(worst_in_u(x32, y32, on_space<TypeParam, float>(x32, y32)), 16.0);
-  EXPECT_LE(worst_in_u(x64, y64, on_space<TypeParam, double>(x64, y64)), 16.0);
+  EXPECT_LE(worst_in_u(x32, y32, computed_on<TypeParam, float>(x32, y32)), 16.0);
+  EXPECT_LE(worst_in_u(x64, y64, computed_on<TypeParam, double>(x64, y64)), 16.0);
 }
 
 TEST(SinExpTolerance, RejectsFloatResultsAsDouble) {

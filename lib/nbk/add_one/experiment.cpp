@@ -8,6 +8,7 @@
 #include "nbk/add_one/methods.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/across_ranks.hpp"
 
 namespace nbk::experiments {
@@ -104,7 +105,7 @@ exp::Experiment add_one(const exp::Notes& notes) {
     return p;
   };
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
-  if (ranks::enabled) e.notes += "\n" + notes.section("## Notes under MPI");
+  if (ranks::enabled) e.notes += "\n" + notes.section(NBK_HEADING("## Notes under MPI"));
   return e;
 }
 

@@ -29,8 +29,8 @@ struct Problem final : exp::Problem {
 
 // The counter in the space's memory; a call leaves its count there.
 template <class Space>
-struct OnSpace {
-  explicit OnSpace(const Problem& p) : increments(p.increments), count("nbk::counter::count") {}
+struct Data {
+  explicit Data(const Problem& p) : increments(p.increments), count("nbk::counter::count") {}
   // Outside the clock: what the call counted, then the counter back to 0 for the next call.
   Count read() {
     const Count counted = count.read(exec);
@@ -77,17 +77,17 @@ class LostUpdates {
 };
 
 template <class Space>
-exp::Variant on_space(bool atomic) {
+exp::Variant variant_on(bool atomic) {
   exp::Variant v{atomic ? "atomic" : "racy"};
   v.moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
   v.footprint = [](const Size&) { return exp::Footprint{sizeof(Count), 0}; };
   v.make = exp::maker<Problem>([atomic](const Problem& p, const Size&) {
-    auto data = std::make_unique<OnSpace<Space>>(p);
+    auto data = std::make_unique<Data<Space>>(p);
     LostUpdates judge(p.increments, atomic, data->exec.concurrency());
-    void (*call)(OnSpace<Space>&) =
-        atomic ? +[](OnSpace<Space>& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); }
-               : +[](OnSpace<Space>& d) { counter::racy_increments(d.exec, d.count.value, d.increments); };
+    void (*call)(Data<Space>&) =
+        atomic ? +[](Data<Space>& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); }
+               : +[](Data<Space>& d) { counter::racy_increments(d.exec, d.count.value, d.increments); };
     return exp::scalar_case(std::move(data), call, std::move(judge));
   });
   return exp::on<Space>(v);
@@ -109,8 +109,8 @@ exp::Experiment counter(const exp::Notes& notes) {
   };
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space>(false));
-    e.variants.push_back(on_space<Space>(true));
+    e.variants.push_back(variant_on<Space>(false));
+    e.variants.push_back(variant_on<Space>(true));
   });
   return e;
 }

@@ -7,7 +7,7 @@
 //     documents' target='cuda' on host arrays pays every call. The variant is its kernel: a
 //     callable chosen when the case is made, so nothing switches over the variants per call.
 //   HostLoopCase: the documents' baseline, plain C++ on one host thread writing one array.
-//   map_variant: the fields every variant of an ArraysCase states alike.
+//   arrays_variant: the fields every variant of an ArraysCase states alike.
 #include <Kokkos_Core.hpp>
 
 #include <array>
@@ -136,7 +136,7 @@ class HostLoopCase final : public Case {
 // A variant `name` of an ArraysCase run by Space, whose with-transfers calls copy `inputs` in
 // and `output` back: its space, what a call moves, what the first call pays.
 template <class Space>
-Variant map_variant(std::string name, const std::string& inputs, const std::string& output) {
+Variant arrays_variant(std::string name, const std::string& inputs, const std::string& output) {
   Variant v{std::move(name)};
   const bool device = is_device_space_v<Space>;
   v.moves = device ? "resident: none; with transfers: " + inputs + " in, " + output + " out (pageable memory), every call"

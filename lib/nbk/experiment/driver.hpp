@@ -3,12 +3,15 @@
 // benchmarks: checks memory, makes the case, times its first call and its steady state
 // (and, where the variant has one, the with-transfers timing) with every space fenced
 // around each call, records results after each call outside the clock, and asks the case
-// for its verdict at the end.
+// for its verdict at the end. One file per job: driver_run.cpp (a variant), driver_sweep.cpp
+// (the crossover sweep), driver_estimate.cpp (the work a request asks for), driver_table.cpp
+// (the text a program prints) and driver_json.cpp (its JSON).
 #include <nlohmann/json.hpp>
 
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nbk/core/repeat.hpp"
@@ -63,6 +66,9 @@ struct SweepResult {
 // past its last, further powers of two of the experiment's rank up to it.
 std::vector<Size> sweep_sizes(const Experiment& experiment, const Sweep& plan, std::int64_t max_elements);
 
+// The sweep's variant on the best host space, and its device variant (nullptr without a device).
+std::pair<const Variant*, const Variant*> sweep_variants(const Experiment& experiment, const Sweep& plan);
+
 // Runs one of the experiment's sweeps up to `max_elements` (see sweep_sizes).
 SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Settings& settings,
                       std::int64_t max_elements);
@@ -83,6 +89,11 @@ double estimated_seconds(const Experiment& experiment, const std::vector<const V
                          const std::vector<Size>& sizes, int repetitions, std::optional<std::int64_t> sweep_max);
 
 // ---- reports ----
+
+// Elements of `size` per second of a call that took `seconds` (0 for no time).
+inline double elements_per_s(const Size& size, double seconds) {
+  return seconds > 0 ? static_cast<double>(size.elements()) / seconds : 0.0;
+}
 
 // Best time of the variant r is compared with (Variant::speedup_against) at r's size over
 // r's best time, where both ran; nothing otherwise.

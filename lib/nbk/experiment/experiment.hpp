@@ -1,11 +1,15 @@
 #pragma once
-// The experiment model. A workload states, once, in its own folder (lib/nbk/<workload>/):
-//   - its kernels: free function templates on the execution space;
-//   - its Problem: the host input of one size and the reference it is checked against;
-//   - its variants: a name, the space that runs it, what data one call moves, what the
-//     documents call it, and a Case: the variant's data and one call of it;
-//   - its sizes (the documents', the tests', the benchmarks'), its traffic, and the prose
-//     that explains what the documents got wrong.
+// The experiment model, in five names defined here (docs/design.md, "The vocabulary"):
+//   Experiment  what one program runs: sizes, traffic, its Problem's maker, variants, sweeps;
+//   Problem     the host input of one size and the reference it is checked against;
+//   Variant     one way of computing it on one space (on<Space>): a name, what one call moves,
+//               what the documents call it, and the maker of its Case (maker<Problem>);
+//   Case        a variant at one size: it owns the variant's data; run() is one timed call;
+//   Verdict     what the checks of a case found.
+// A workload states them, once, in its own folder (lib/nbk/<workload>/), with its kernels
+// (free function templates on the execution space), its sizes and the prose of its notes.md;
+// by convention its Data<Space> is what a variant's calls work on, and variant_on<Space>(...)
+// makes one of its variants on Space.
 // From that statement alone, nbk/experiment/program.cpp makes the program nbk-<name>,
 // benchmarks/registrar.cpp its Google Benchmark families and tests/test_experiments.cpp its
 // verification tests on every enabled space. The list of experiments is experiments.txt.
@@ -195,14 +199,6 @@ template <class ProblemType, class F>
 CaseMaker maker(F make) {
   return [make](const Problem& problem, const Size& size) -> std::unique_ptr<Case> {
     return make(static_cast<const ProblemType&>(problem), size);
-  };
-}
-
-// A CaseMaker for the common case: CaseType(problem, args...), the size left out.
-template <class CaseType, class ProblemType, class... Args>
-CaseMaker case_of(Args... args) {
-  return [args...](const Problem& problem, const Size&) -> std::unique_ptr<Case> {
-    return std::make_unique<CaseType>(static_cast<const ProblemType&>(problem), args...);
   };
 }
 

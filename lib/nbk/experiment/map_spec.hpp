@@ -286,7 +286,7 @@ Variant map_on(std::string name, const VariantRef* against = nullptr, typename S
                Output output = Output::reused) {
   using Host = HostArray<T, Spec::rank>;
   using Case = ArraysCase<Space, Host, Spec::inputs, InSpace<Space, Host>>;
-  Variant v = map_variant<Space>(std::move(name), Spec::in_words, Spec::out_words);
+  Variant v = arrays_variant<Space>(std::move(name), Spec::in_words, Spec::out_words);
   if (output == Output::fresh_every_call) v.moves += std::string("; ") + Spec::out_words + " allocated by every call";
   v.footprint = arrays_of<Space, T>(Spec::inputs + 1, 1);  // inputs, output and the output's host mirror
   v.traffic = map_traffic_of<Spec, T>;
@@ -334,7 +334,7 @@ Baseline add_host_loop(Experiment& e, std::string name, std::string moves) {
 
 // One variant of a map on every space: its name, its baseline (and so its precision), its param.
 template <class Spec>
-struct OnSpace {
+struct MapVariant {
   std::string name;
   Baseline against = {};
   typename Spec::Param param = {};
@@ -343,7 +343,7 @@ struct OnSpace {
 
 namespace map_detail {
 template <class Spec, class Space, std::size_t... K>
-Variant on_space(const OnSpace<Spec>& o, std::index_sequence<K...>) {
+Variant variant_on(const MapVariant<Spec>& o, std::index_sequence<K...>) {
   Variant v;
   const VariantRef* against = o.against.variant.empty() ? nullptr : &o.against.variant;
   ((o.against.precision == K ? (void)(v = map_on<Spec, Space, std::tuple_element_t<K, typename Spec::Types>>(
@@ -356,11 +356,11 @@ Variant on_space(const OnSpace<Spec>& o, std::index_sequence<K...>) {
 
 // Adds `variants` on every enabled space, space after space, and returns them (as named on each).
 template <class Spec>
-std::vector<VariantRef> on_every_space(Experiment& e, const std::vector<OnSpace<Spec>>& variants) {
+std::vector<VariantRef> on_every_space(Experiment& e, const std::vector<MapVariant<Spec>>& variants) {
   std::vector<VariantRef> added;
   for_each_enabled_space([&](auto tag) {
     for (const auto& o : variants) {
-      e.variants.push_back(map_detail::on_space<Spec, typename decltype(tag)::type>(
+      e.variants.push_back(map_detail::variant_on<Spec, typename decltype(tag)::type>(
           o, std::make_index_sequence<std::tuple_size_v<typename Spec::Types>>{}));
       if (added.size() < variants.size()) added.push_back(e.variants.back());
     }

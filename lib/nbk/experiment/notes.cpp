@@ -49,9 +49,9 @@ std::string Notes::body() const {
   return notes.empty() ? std::string() : "\n" + std::string(notes);
 }
 
-std::string Notes::section(std::string_view heading) const { return std::string(section_of(text, heading)); }
+std::string Notes::section(Heading heading) const { return std::string(section_of(text, heading.text())); }
 
-std::string Notes::paragraph(std::string_view heading) const {
+std::string Notes::paragraph(Heading heading) const {
   std::string text = section(heading);
   if (!text.empty()) text.pop_back();
   return text;

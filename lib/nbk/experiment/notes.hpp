@@ -13,10 +13,19 @@
 //
 //   ## Notes
 //   what the figures mean and where the documents go wrong, printed after the table as it stands.
+//
+//   ## <any heading>
+//   a section a statement prints in some runs only, or formats with the run's figures: asked for
+//   as notes.section(NBK_HEADING("## <any heading>")), which fails to compile where notes.md
+//   lacks the heading (nbk/experiment/outline.hpp); one that formats the run's figures, as
+//   NBK_PROSE(notes.section, "## <any heading>")(figures...), which fails to compile where the
+//   call gives another number of figures than the section's fields ask for. Title and Document
+//   are required likewise.
 #include <string>
 #include <string_view>
 
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/outline.hpp"
 
 namespace nbk::exp {
 
@@ -30,11 +39,12 @@ struct Notes {
   std::string figure(const Variant& variant) const;
   // Section Notes, with the blank line that separates it from the table before it.
   std::string body() const;
-  // The text of the section under `heading` ("## Notes under MPI"), "" if none: what a
-  // statement prints only in some runs, or formats with the run's figures.
-  std::string section(std::string_view heading) const;
+  // The text of the section under `heading` (NBK_HEADING("## Notes under MPI"): one the build
+  // found in notes.md), "" where the section is empty: what a statement prints only in some
+  // runs, or formats with the run's figures.
+  std::string section(Heading heading) const;
   // The same without its last line end: text to continue on the same line.
-  std::string paragraph(std::string_view heading) const;
+  std::string paragraph(Heading heading) const;
 };
 
 // The experiment model's own prose: the legend under the tables and the help's last line

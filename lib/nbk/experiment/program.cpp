@@ -14,6 +14,7 @@
 #include "nbk/core/memory.hpp"
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from legend.md (lib/CMakeLists.txt)
 #include "nbk/ranks/ranks.hpp"
 #include "nbk/report/app_options.hpp"
 #include "nbk/report/hardware.hpp"
@@ -246,7 +247,7 @@ std::vector<char*> kokkos_arguments(int argc, char* argv[], std::string& device_
 int run_program(const Experiment& e, int argc, char* argv[]) {
   // Under mpiexec every rank runs this; rank 0 alone prints (ranks::Session).
   ranks::Session session(argc, argv);
-  CLI::App app{e.document + ": " + e.title + ".\n" + legend().paragraph("## Help")};
+  CLI::App app{e.document + ": " + e.title + ".\n" + legend().paragraph(NBK_HEADING("## Help"))};
   app.name(program_name(e));
   Options o;
   if (e.rank > 0) {

@@ -68,9 +68,9 @@ std::unique_ptr<Case> scalar_case(std::unique_ptr<Data> data, Call call, Judge j
 
 // A host array copied into Space's memory: the input of a reduction, uploaded with the case.
 template <class Space, class T>
-struct Resident {
+struct ArrayInSpace {
   using Host = Kokkos::View<T*, Kokkos::HostSpace>;
-  Resident(const std::string& label, Host host_array)
+  ArrayInSpace(const std::string& label, Host host_array)
       : host(std::move(host_array)),
         x(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host.extent(0)) {
     upload();

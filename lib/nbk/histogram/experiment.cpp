@@ -54,58 +54,65 @@ exp::Verdict check(const std::vector<Count>& reference, const Count* counts) {
   return v;
 }
 
-enum class Sharing { atomic, scatter, team, private_copies, unchecked_document };
-
 template <class Space>
 using Counts = histogram::Histogram<typename Space::memory_space>;
 template <class Space>
 using HistogramCase = exp::ArraysCase<Space, Samples, 1, Counts<Space>>;
+template <class Space>
+using Call = typename HistogramCase<Space>::Kernel;
 
 // A kernel of histogram/kernels.hpp, kernel(exec, x, bins, counts), as a case's call.
 template <class Space>
 using Kernel = void (*)(const Space&, const typename HistogramCase<Space>::In&, const Bins&, const Counts<Space>&);
 template <class Space>
-typename HistogramCase<Space>::Kernel call_of(Kernel<Space> kernel, const Bins& bins) {
+Call<Space> call_of(Kernel<Space> kernel, const Bins& bins) {
   return [kernel, bins](const Space& exec, const typename HistogramCase<Space>::Ins& in, const Counts<Space>& out) {
     kernel(exec, in[0], bins, out);
   };
 }
 
-// A variant's call on the case's samples and `counts`.
+// A way for the threads to share the counts: its name, and its call on the case's samples and
+// `counts`, made with the case.
 template <class Space>
-typename HistogramCase<Space>::Kernel call_of(Sharing sharing, const Bins& bins, const Counts<Space>& counts) {
+struct Sharing {
+  const char* name;
+  Call<Space> (*call)(const Bins& bins, const Counts<Space>& counts);
+  // The document's unchecked kernel, injected: on a GPU its counts get an allocation of their own.
+  bool injected_bug = false;
+};
+
+// The variants, one row each, in the order of the table.
+template <class Space>
+std::vector<Sharing<Space>> sharings() {
   using X = typename HistogramCase<Space>::In;
-  switch (sharing) {
-    case Sharing::atomic: return call_of<Space>(histogram::atomic_histogram<Space, X, Counts<Space>>, bins);
-    case Sharing::team: return call_of<Space>(histogram::team_histogram<Space, X, Counts<Space>>, bins);
-    case Sharing::private_copies: return call_of<Space>(histogram::private_histogram<Space, X, Counts<Space>>, bins);
-    case Sharing::unchecked_document:
-      return call_of<Space>(histogram::unchecked_document_histogram<Space, X, Counts<Space>>, bins);
-    case Sharing::scatter: {
-      // Made once, with the case: on a CPU it holds a copy of the counts per thread.
-      auto scatter = std::make_shared<histogram::Scatter<Space>>(counts);
-      return [bins, scatter](const Space& exec, const typename HistogramCase<Space>::Ins& in, const Counts<Space>& out) {
-        histogram::scatter_histogram(exec, in[0], bins, out, *scatter);
-      };
-    }
-  }
-  return {};
-}
-
-const char* name_of(Sharing sharing) {
-  switch (sharing) {
-    case Sharing::atomic: return "atomic";
-    case Sharing::scatter: return "scatter";
-    case Sharing::team: return "team";
-    case Sharing::private_copies: return "private";
-    case Sharing::unchecked_document: return "unchecked-document";
-  }
-  return "";
+  using C = Counts<Space>;
+  return {
+      {"atomic", [](const Bins& b, const C&) { return call_of<Space>(histogram::atomic_histogram<Space, X, C>, b); }},
+      {"scatter",
+       [](const Bins& b, const C& counts) -> Call<Space> {
+         // Made once, with the case: on a CPU it holds a copy of the counts per thread.
+         auto scatter = std::make_shared<histogram::Scatter<Space>>(counts);
+         return [b, scatter](const Space& exec, const typename HistogramCase<Space>::Ins& in, const C& out) {
+           histogram::scatter_histogram(exec, in[0], b, out, *scatter);
+         };
+       }},
+      {"team", [](const Bins& b, const C&) { return call_of<Space>(histogram::team_histogram<Space, X, C>, b); }},
+      {"private", [](const Bins& b, const C&) { return call_of<Space>(histogram::private_histogram<Space, X, C>, b); }},
+  };
 }
 
 template <class Space>
-exp::Variant on_space(Sharing sharing, int bins, const exp::Variant& host) {
-  exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", name_of(sharing), bins), "x", "the counts");
+Sharing<Space> unchecked_document() {
+  using X = typename HistogramCase<Space>::In;
+  using C = Counts<Space>;
+  return {"unchecked-document",
+          [](const Bins& b, const C&) { return call_of<Space>(histogram::unchecked_document_histogram<Space, X, C>, b); },
+          true};
+}
+
+template <class Space>
+exp::Variant variant_on(const Sharing<Space>& sharing, int bins, const exp::Variant& host) {
+  exp::Variant v = exp::arrays_variant<Space>(fmt::format("{}-{}", sharing.name, bins), "x", "the counts");
   v.footprint = exp::arrays_of<Space, float>(1);  // x (the counts are a few KiB)
   v.speedup_against = host;
   v.make = exp::maker<Problem>([sharing, bins](const Problem& p, const Size&) {
@@ -114,11 +121,11 @@ exp::Variant on_space(Sharing sharing, int bins, const exp::Variant& host) {
     // the View by its label, which only Kokkos' allocations carry.
     const char* label = "nbk::histogram::counts";
     exp::BareAllocation<Counts<Space>> bare;
-    if (sharing == Sharing::unchecked_document && is_device_space_v<Space>)
+    if (sharing.injected_bug && is_device_space_v<Space>)
       bare = exp::bare_allocation<Counts<Space>>(label, bins);
     else
       bare.view = exp::allocate<Counts<Space>>(label, bins);
-    auto call = call_of<Space>(sharing, Bins{-4, 4, bins}, bare.view);
+    auto call = sharing.call(Bins{-4, 4, bins}, bare.view);
     if (bare.allocation)  // the call keeps the allocation for as long as the case runs it
       call = [call, owner = bare.allocation](const Space& exec, const auto& in, const Counts<Space>& out) {
         call(exec, in, out);
@@ -172,9 +179,9 @@ exp::Experiment histogram(const exp::Notes& notes) {
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     for (const int bins : bin_counts)
-      for (const Sharing sharing : {Sharing::atomic, Sharing::scatter, Sharing::team, Sharing::private_copies})
-        e.variants.push_back(on_space<Space>(sharing, bins, hosts[bins]));
-    e.injected_bugs.push_back(on_space<Space>(Sharing::unchecked_document, 100, hosts[100]));
+      for (const Sharing<Space>& sharing : sharings<Space>())
+        e.variants.push_back(variant_on<Space>(sharing, bins, hosts[bins]));
+    e.injected_bugs.push_back(variant_on<Space>(unchecked_document<Space>(), 100, hosts[100]));
   });
   return e;
 }

@@ -82,10 +82,10 @@ template <class Acc>
 const char* accumulator() { return std::is_same_v<Acc, double> ? "double-acc" : "float-acc"; }
 
 template <class Space, class Acc>
-exp::Variant on_space(const exp::Variant& host) {
+exp::Variant variant_on(const exp::Variant& host) {
   using Norms = Kokkos::View<float*, typename Space::memory_space>;
   using Case = exp::ArraysCase<Space, HostMatrix, 1, Norms>;
-  exp::Variant v = exp::map_variant<Space>(accumulator<Acc>(), "the rows", "the norms");
+  exp::Variant v = exp::arrays_variant<Space>(accumulator<Acc>(), "the rows", "the norms");
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
     const auto norms = static_cast<std::uint64_t>(s[0]) * sizeof(float);
@@ -160,8 +160,8 @@ exp::Experiment l2_norm(const exp::Notes& notes) {
   e.variants.push_back(host);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space, double>(host));
-    e.variants.push_back(on_space<Space, float>(host));
+    e.variants.push_back(variant_on<Space, double>(host));
+    e.variants.push_back(variant_on<Space, float>(host));
   });
   return e;
 }

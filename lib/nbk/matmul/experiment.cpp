@@ -138,8 +138,8 @@ typename MatmulCase<Space>::Kernel call_of(Kernel kernel) {
 }
 
 template <class Space>
-exp::Variant on_space(Kernel kernel, const exp::Variant& host) {
-  exp::Variant v = exp::map_variant<Space>(name_of(kernel), "A and B", "C");
+exp::Variant variant_on(Kernel kernel, const exp::Variant& host) {
+  exp::Variant v = exp::arrays_variant<Space>(name_of(kernel), "A and B", "C");
   v.footprint = [](const Size& s) {
     const std::uint64_t c = bytes_of({{rows(s), columns(s)}});
     const std::uint64_t all = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}, {rows(s), columns(s)}});
@@ -241,9 +241,9 @@ exp::Experiment matmul(const exp::Notes& notes) {
   e.variants.push_back(host);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space>(Kernel::naive, host));
-    e.variants.push_back(on_space<Space>(Kernel::tiled, host));
-    if constexpr (matmul::has_vendor_gemm<Space>) e.variants.push_back(on_space<Space>(Kernel::vendor, host));
+    e.variants.push_back(variant_on<Space>(Kernel::naive, host));
+    e.variants.push_back(variant_on<Space>(Kernel::tiled, host));
+    if constexpr (matmul::has_vendor_gemm<Space>) e.variants.push_back(variant_on<Space>(Kernel::vendor, host));
   });
 #if defined(NBK_HAVE_OPENBLAS)
   e.variants.push_back(host_blas(host));

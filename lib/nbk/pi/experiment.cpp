@@ -90,8 +90,8 @@ class Estimates {
 // A pool of streams in the space's memory, and the count of points inside, which a call
 // leaves there.
 template <class Space, class Pool>
-struct PoolDraws {
-  explicit PoolDraws(const Problem& p)
+struct Data {
+  explicit Data(const Problem& p)
       : streams(p.streams), samples_per_stream(p.samples_per_stream), inside("nbk::pi::inside") {
     // Timed apart from the calls: seeding walks every state on the host, then copies them in.
     pool_seconds = time_fenced("nbk::pi pool", [&] { pool.init(p.seed, std::max(streams, 1)); });
@@ -114,7 +114,7 @@ struct HostDraws {
 };
 
 template <class Space, class Pool>
-exp::Variant on_space(const char* name, std::uint64_t state_bytes, const exp::Variant& reference) {
+exp::Variant variant_on(const char* name, std::uint64_t state_bytes, const exp::Variant& reference) {
   exp::Variant v{name};
   v.moves = "none (the states live in the space's memory; the count is read outside the clock)";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
@@ -124,9 +124,9 @@ exp::Variant on_space(const char* name, std::uint64_t state_bytes, const exp::Va
   };
   v.speedup_against = reference;
   v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    auto draws = std::make_unique<PoolDraws<Space, Pool>>(p);
+    auto draws = std::make_unique<Data<Space, Pool>>(p);
     const double seconds = draws->pool_seconds;
-    const auto call = [](PoolDraws<Space, Pool>& d) {
+    const auto call = [](Data<Space, Pool>& d) {
       pi::count_inside(d.exec, d.pool, d.streams, d.samples_per_stream, d.inside.value);
     };
     return exp::scalar_case(std::move(draws), call,
@@ -179,8 +179,8 @@ exp::Experiment pi(const exp::Notes& notes) {
   e.variants.push_back(reference);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space, pi::XorShift64<Space>>("xorshift64", pi::xorshift64_state_bytes, reference));
-    e.variants.push_back(on_space<Space, pi::XorShift1024<Space>>("xorshift1024", pi::xorshift1024_state_bytes, reference));
+    e.variants.push_back(variant_on<Space, pi::XorShift64<Space>>("xorshift64", pi::xorshift64_state_bytes, reference));
+    e.variants.push_back(variant_on<Space, pi::XorShift1024<Space>>("xorshift1024", pi::xorshift1024_state_bytes, reference));
   });
   return e;
 }

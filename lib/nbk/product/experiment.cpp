@@ -15,6 +15,7 @@
 #include "nbk/core/verify.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/scalar_case.hpp"
 #include "nbk/product/kernels.hpp"
 
@@ -27,7 +28,7 @@ using exp::Size;
 inline constexpr double log_sum_tolerance = 1e-12;  // relative
 
 struct Problem final : exp::Problem {
-  std::string underflow_text;  // notes.md, section "## When the product underflows"
+  exp::Prose<3> underflow_text;  // notes.md, section "## When the product underflows"
   std::uint64_t seed = 0;
   Kokkos::View<double*, Kokkos::HostSpace> host;
   product::HostProduct product;  // in index order, in double
@@ -41,7 +42,7 @@ struct Problem final : exp::Problem {
     out << fmt::format("sum of log x_i (host std::log, summed exactly) = {:.15g}, so the product is about 10^{:.0f}\n",
                        log_sum, std::floor(log_sum / std::log(10.0)));
     if (underflows)
-      out << fmt::format(fmt::runtime(underflow_text), product::log_smallest_double(), product.zero_at, size());
+      out << underflow_text(product::log_smallest_double(), product.zero_at, size());
     else
       out << fmt::format("The product is representable: host product = {:.17g}.\n", product.value);
   }
@@ -59,8 +60,8 @@ struct Problem final : exp::Problem {
 
 // The samples in the space's memory, and the vendor's reduction where the space has one.
 template <class Space>
-struct OnSpace : exp::Resident<Space, double> {
-  explicit OnSpace(const Problem& p) : exp::Resident<Space, double>("nbk::product::data", p.host) {}
+struct Data : exp::ArrayInSpace<Space, double> {
+  explicit Data(const Problem& p) : exp::ArrayInSpace<Space, double>("nbk::product::data", p.host) {}
   VendorReduce<Space> vendor;
 };
 
@@ -124,24 +125,24 @@ class LogSumCheck {
 // One reduction on one space over a copy of the samples in the space's memory; every call's
 // result is checked.
 template <class Space, class Check>
-exp::Variant on_space(const char* name, const char* moves, double (*call)(OnSpace<Space>&)) {
+exp::Variant variant_on(const char* name, const char* moves, double (*call)(Data<Space>&)) {
   exp::Variant v{name};
   v.moves = std::string(moves) + "; data resident";
   v.footprint = exp::arrays_of<Space, double>(1);
   v.make = exp::maker<Problem>([call](const Problem& p, const Size&) {
-    return exp::scalar_case(std::make_unique<OnSpace<Space>>(p), call, Check(p));
+    return exp::scalar_case(std::make_unique<Data<Space>>(p), call, Check(p));
   });
   return exp::on<Space>(v);
 }
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
-  exp::Variant prod = on_space<Space, ProductCheck>("prod", "parallel_reduce with Kokkos::Prod", [](OnSpace<Space>& d) {
+  exp::Variant prod = variant_on<Space, ProductCheck>("prod", "parallel_reduce with Kokkos::Prod", [](Data<Space>& d) {
     return product::reduce_product(d.exec, d.x);
   });
-  exp::Variant log_sum = on_space<Space, LogSumCheck>(
+  exp::Variant log_sum = variant_on<Space, LogSumCheck>(
       "log-sum", "parallel_reduce of log x_i with Kokkos::Sum",
-      [](OnSpace<Space>& d) { return product::reduce_log_sum(d.exec, d.x); });
+      [](Data<Space>& d) { return product::reduce_log_sum(d.exec, d.x); });
   // A log and an add per element: bound by arithmetic on a CPU.
   log_sum.traffic = [](const Size& s) {
     return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
@@ -151,15 +152,16 @@ void add_variants(std::vector<exp::Variant>& variants) {
     variants.push_back(*v);
   }
   if (has_vendor_reduction<Space>)
-    variants.push_back(on_space<Space, ProductCheck>("cub-prod",
+    variants.push_back(variant_on<Space, ProductCheck>("cub-prod",
                                                      "cub::DeviceReduce::Reduce with a multiply, outside Kokkos",
-                                                     [](OnSpace<Space>& d) { return d.vendor.product(d.x); }));
+                                                     [](Data<Space>& d) { return d.vendor.product(d.x); }));
 }
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
-  const std::string check = notes.section(p.underflows ? "## Product check when it underflows" : "## Product check");
-  out << '\n' << fmt::format(fmt::runtime(notes.section("## Notes with the run's figures")), check, log_sum_tolerance);
+  const std::string check = p.underflows ? notes.section(NBK_HEADING("## Product check when it underflows"))
+                                         : notes.section(NBK_HEADING("## Product check"));
+  out << '\n' << NBK_PROSE(notes.section, "## Notes with the run's figures")(check, log_sum_tolerance);
 }
 
 }  // namespace
@@ -173,7 +175,7 @@ exp::Experiment product(const exp::Notes& notes) {
   e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(double); };
   e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
-    p->underflow_text = notes.section("## When the product underflows");
+    p->underflow_text = NBK_PROSE(notes.section, "## When the product underflows");
     p->seed = settings.seed;
     p->host = uniform_doubles(s.elements(), settings.seed);
     p->product = product::host_product(p->host.data(), p->size());

@@ -88,10 +88,10 @@ Traffic traffic(const Size& s) {
 enum class Way { team, flat };
 
 template <class Space, class T, Way way>
-exp::Variant on_space(const exp::Variant& host) {
+exp::Variant variant_on(const exp::Variant& host) {
   using Sums = Kokkos::View<Sum<T>*, typename Space::memory_space>;
   using Case = exp::ArraysCase<Space, HostMatrix<T>, 1, Sums>;
-  exp::Variant v = exp::map_variant<Space>(fmt::format("{}-{}", way == Way::team ? "team" : "flat", type_name<T>()),
+  exp::Variant v = exp::arrays_variant<Space>(fmt::format("{}-{}", way == Way::team ? "team" : "flat", type_name<T>()),
                                            "the matrix", "the sums");
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(T);
@@ -174,10 +174,10 @@ exp::Experiment row_sum(const exp::Notes& notes) {
   e.variants.push_back(host_float32);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    e.variants.push_back(on_space<Space, std::int32_t, Way::team>(host_int32));
-    e.variants.push_back(on_space<Space, float, Way::team>(host_float32));
-    e.variants.push_back(on_space<Space, std::int32_t, Way::flat>(host_int32));
-    e.variants.push_back(on_space<Space, float, Way::flat>(host_float32));
+    e.variants.push_back(variant_on<Space, std::int32_t, Way::team>(host_int32));
+    e.variants.push_back(variant_on<Space, float, Way::team>(host_float32));
+    e.variants.push_back(variant_on<Space, std::int32_t, Way::flat>(host_int32));
+    e.variants.push_back(variant_on<Space, float, Way::flat>(host_float32));
   });
   return e;
 }

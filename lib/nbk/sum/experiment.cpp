@@ -16,6 +16,7 @@
 #include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/scalar_case.hpp"
 #include "nbk/report/table.hpp"
 #include "nbk/sum/accuracy.hpp"
@@ -31,7 +32,7 @@ using exp::Size;
 // rank draws its own from the seed, so memory shrinks with ranks), on one process all of it.
 // The exact sum and the scale are the whole array's on every rank.
 struct Problem final : exp::Problem {
-  std::string ranks_text;  // notes.md, section "## Input under MPI"
+  exp::Prose<2> ranks_text;  // notes.md, section "## Input under MPI": the ranks and the largest slice
   std::uint64_t seed = 0;
   Index total = 0;      // samples in the whole array
   ranks::Slice slice;   // this rank's part of it
@@ -52,7 +53,7 @@ struct Problem final : exp::Problem {
                        format_bytes(static_cast<std::uint64_t>(size()) * sizeof(float)));
     if (const int count = ranks::count(); count > 1) {
       const auto largest = static_cast<std::uint64_t>(ranks::slice_of(total, 0, count).size()) * sizeof(float);
-      out << fmt::format(fmt::runtime(ranks_text), count, format_bytes(largest));
+      out << ranks_text(count, format_bytes(largest));
     }
     out << fmt::format("exact sum (integer fixed-point accumulator on the host): {:.15g}\n", exact_value);
     out << fmt::format("sum |x| = {:.6g}; largest |prefix sum| = {:.6g}; condition number sum|x| / |sum| = {:.3g}\n",
@@ -160,9 +161,9 @@ class HostLoop final : public exp::Case {
 // The samples in the space's memory, and what the variants' calls keep between calls: the
 // tree's partials and the vendor's scratch.
 template <class Space>
-struct OnSpace : exp::Resident<Space, float> {
-  explicit OnSpace(const Problem& p)
-      : exp::Resident<Space, float>("nbk::sum::data", p.whole().host),
+struct Data : exp::ArrayInSpace<Space, float> {
+  explicit Data(const Problem& p)
+      : exp::ArrayInSpace<Space, float>("nbk::sum::data", p.whole().host),
         tree(this->exec, sum::default_tree_shape(this->exec, p.size())) {}
   sum::TreeSum<Space> tree;
   VendorReduce<Space> vendor;
@@ -170,11 +171,11 @@ struct OnSpace : exp::Resident<Space, float> {
 
 // What the Tracker says a variant runs as.
 template <class Space>
-std::string kokkos_shape(const OnSpace<Space>&) {
+std::string kokkos_shape(const Data<Space>&) {
   return "Kokkos";
 }
 template <class Space>
-std::string tree_shape(const OnSpace<Space>& d) {
+std::string tree_shape(const Data<Space>& d) {
   const auto& shape = d.tree.shape();
   return fmt::format("{} teams x {} thread{}", shape.league, shape.team_size, shape.team_size == 1 ? "" : "s");
 }
@@ -184,8 +185,8 @@ template <class Space>
 struct Row {
   const char* name;
   const char* moves;
-  double (*call)(OnSpace<Space>&);
-  std::string (*shape)(const OnSpace<Space>&);
+  double (*call)(Data<Space>&);
+  std::string (*shape)(const Data<Space>&);
   bool double_accumulator = false;
 };
 
@@ -198,14 +199,14 @@ Tracker tracker(const Problem& p, bool double_accumulator, std::string shape) {
 // One reduction on one space over a copy of the samples in the space's memory; the
 // with-transfers timing copies the samples in first.
 template <class Space>
-exp::Variant on_space(const Row<Space>& row) {
+exp::Variant variant_on(const Row<Space>& row) {
   exp::Variant v{row.name};
   v.moves = std::string(row.moves) + "; data resident";
   v.first_call = is_device_space_v<Space> ? "module load" : "";
   v.timed_with_transfers = true;
   v.footprint = exp::arrays_of<Space, float>(1);
   v.make = exp::maker<Problem>([row](const Problem& p, const Size&) {
-    auto data = std::make_unique<OnSpace<Space>>(p);
+    auto data = std::make_unique<Data<Space>>(p);
     Tracker judge = tracker(p, row.double_accumulator, row.shape(*data));
     return exp::scalar_case(std::move(data), row.call, std::move(judge));
   });
@@ -221,10 +222,10 @@ exp::Variant on_space(const Row<Space>& row) {
 template <class Space, class Acc>
 class AcrossRanks final : public exp::Case {
  public:
-  AcrossRanks(const Problem& p, double (*local)(exp::Resident<Space, float>&))
+  AcrossRanks(const Problem& p, double (*local)(exp::ArrayInSpace<Space, float>&))
       : local_(local),
         n_(p.size()),
-        slice_(std::make_unique<exp::Resident<Space, float>>("nbk::sum::slice", p.host)),
+        slice_(std::make_unique<exp::ArrayInSpace<Space, float>>("nbk::sum::slice", p.host)),
         tracker_(tracker(p, std::is_same_v<Acc, double>, "slices on " + std::to_string(ranks::count()) + " ranks")) {}
   void run() override {
     Kokkos::Timer timer;  // a reduction into a host value returns when it is done
@@ -249,20 +250,20 @@ class AcrossRanks final : public exp::Case {
   }
 
  private:
-  double (*local_)(exp::Resident<Space, float>&);
+  double (*local_)(exp::ArrayInSpace<Space, float>&);
   std::int64_t n_;
-  std::unique_ptr<exp::Resident<Space, float>> slice_;
+  std::unique_ptr<exp::ArrayInSpace<Space, float>> slice_;
   Tracker tracker_;
   double result_ = 0, kernel_ = 0, communication_ = 0;
   double kernel_best_ = INFINITY, communication_best_ = INFINITY;
 };
 
 template <class Space>
-double builtin(exp::Resident<Space, float>& d) {
+double builtin(exp::ArrayInSpace<Space, float>& d) {
   return sum::builtin_sum(d.exec, d.x);
 }
 template <class Space>
-double accurate(exp::Resident<Space, float>& d) {
+double accurate(exp::ArrayInSpace<Space, float>& d) {
   return sum::accurate_sum(d.exec, d.x);
 }
 
@@ -275,35 +276,36 @@ exp::Variant across_ranks(const char* name, const char* moves) {
   v.footprint = [](const Size& s) {
     return exp::arrays_of<Space, float>(1)(Size{ranks::my_slice(s.elements()).size()});
   };
-  v.make = exp::case_of<AcrossRanks<Space, Acc>, Problem>(std::is_same_v<Acc, double> ? accurate<Space> : builtin<Space>);
+  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
+    return std::make_unique<AcrossRanks<Space, Acc>>(p, std::is_same_v<Acc, double> ? accurate<Space> : builtin<Space>);
+  });
   return exp::on<Space>(v);
 }
 
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
-  using Data = OnSpace<Space>;
   std::vector<Row<Space>> rows = {
-      {"builtin", "parallel_reduce with Kokkos' Sum, float accumulator", [](Data& d) { return builtin<Space>(d); },
+      {"builtin", "parallel_reduce with Kokkos' Sum, float accumulator", [](Data<Space>& d) { return builtin<Space>(d); },
        kokkos_shape<Space>},
       {"tree-host", "team-scratch halving tree, the partials copied to the host and added there",
-       [](Data& d) { return double(d.tree.finish_on_host(d.x)); }, tree_shape<Space>},
+       [](Data<Space>& d) { return double(d.tree.finish_on_host(d.x)); }, tree_shape<Space>},
       {"tree-device", "the same tree, partials added by a second reduction on the space",
-       [](Data& d) { return double(d.tree.finish_on_device(d.x)); }, tree_shape<Space>},
+       [](Data<Space>& d) { return double(d.tree.finish_on_device(d.x)); }, tree_shape<Space>},
       {"accurate", "parallel_reduce over the floats with a double accumulator",
-       [](Data& d) { return accurate<Space>(d); }, kokkos_shape<Space>, true},
+       [](Data<Space>& d) { return accurate<Space>(d); }, kokkos_shape<Space>, true},
   };
   // A CPU sum: on a GPU one thread walking 1 KiB of contiguous floats breaks coalescing, and
   // the tree and the built-in reduction are the right shapes there.
   if (!is_device_space_v<Space>)
     rows.push_back({"blocked", "blocks of 1024 floats as 64 vectorized lanes, added pairwise; double across blocks",
-                    [](Data& d) { return sum::blocked_sum(d.exec, d.x); },
-                    [](const Data& d) { return sum::blocked_shape_text(d.exec); }});
+                    [](Data<Space>& d) { return sum::blocked_sum(d.exec, d.x); },
+                    [](const Data<Space>& d) { return sum::blocked_shape_text(d.exec); }});
   if (has_vendor_reduction<Space>)
     rows.push_back({"cub", "cub::DeviceReduce::Sum: the vendor's reduction, outside Kokkos",
-                    [](Data& d) { return double(d.vendor.sum(d.x)); },
-                    [](const Data&) { return std::string("cub::DeviceReduce::Sum"); }});
+                    [](Data<Space>& d) { return double(d.vendor.sum(d.x)); },
+                    [](const Data<Space>&) { return std::string("cub::DeviceReduce::Sum"); }});
   for (const Row<Space>& row : rows) {
-    exp::Variant v = on_space(row);
+    exp::Variant v = variant_on(row);
     if (row.shape == kokkos_shape<Space>) v.below_memcpy_because = kokkos34_reduce_launch;
     variants.push_back(v);
   }
@@ -317,11 +319,11 @@ void add_variants(std::vector<exp::Variant>& variants) {
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
   const auto& p = static_cast<const Problem&>(problem);
+  const auto figures = NBK_PROSE(notes.section, "## Notes with the run's figures");
   out << '\n'
-      << fmt::format(fmt::runtime(notes.section("## Notes with the run's figures")), p.scale.max_prefix,
-                     static_cast<double>(p.value), p.scale.max_prefix * unit_roundoff<float>(),
-                     static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
-  if (ranks::enabled) out << '\n' << notes.section("## Notes under MPI");
+      << figures(p.scale.max_prefix, static_cast<double>(p.value), p.scale.max_prefix * unit_roundoff<float>(),
+                 static_cast<double>(p.size() - 1) * unit_roundoff<float>() * p.scale.sum_abs, std::sqrt(2048.0));
+  if (ranks::enabled) out << '\n' << notes.section(NBK_HEADING("## Notes under MPI"));
 }
 
 }  // namespace
@@ -337,7 +339,7 @@ exp::Experiment sum(const exp::Notes& notes) {
   };
   e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
     auto p = std::make_shared<Problem>();
-    p->ranks_text = notes.section("## Input under MPI");
+    p->ranks_text = NBK_PROSE(notes.section, "## Input under MPI");
     p->seed = settings.seed;
     p->total = s.elements();
     p->slice = ranks::my_slice(p->total);
@@ -348,7 +350,7 @@ exp::Experiment sum(const exp::Notes& notes) {
   exp::Variant host_loop{"host-loop"};
   host_loop.space = "host";
   host_loop.moves = "one host thread, in index order, float accumulator, on the host array";
-  host_loop.make = exp::case_of<HostLoop, Problem>();
+  host_loop.make = exp::maker<Problem>([](const Problem& p, const Size&) { return std::make_unique<HostLoop>(p); });
   e.variants.push_back(host_loop);
   for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
   e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };

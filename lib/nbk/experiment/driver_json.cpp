@@ -1,0 +1,82 @@
+// The driver, writing a run's rows and sweeps as JSON (driver.hpp).
+#include "nbk/experiment/driver.hpp"
+
+namespace nbk::exp {
+
+namespace {
+nlohmann::json or_null(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nullptr; }
+}  // namespace
+
+nlohmann::json to_json(const Result& r, const Probes& probes) {
+  const Variant& v = *r.variant;
+  nlohmann::json row = {{"variant", v.name},   {"space", v.space},       {"size", r.size.text()},
+                        {"elements", r.size.elements()}, {"moves", v.moves}, {"document", v.document}};
+  if (!r.skipped.empty()) {
+    row["status"] = "skipped";
+    row["reason"] = r.skipped;
+    return row;
+  }
+  const std::string space = reference_space(v);
+  row["judged_on"] = space;  // whose probes the fractions divide by
+  row["status"] = r.verdict.ok ? "verified" : "failed";
+  row["check"] = r.verdict.summary;
+  row["first_s"] = r.steady.first;
+  row["best_s"] = r.steady.best;
+  row["median_s"] = r.steady.median;
+  row["repetitions"] = r.steady.repetitions;
+  row["first_call_includes"] = v.first_call;
+  row["bytes_per_call"] = r.traffic.total();
+  row["gb_per_s"] = r.traffic.gb_per_s(r.steady.best);
+  if (v.device && v.call_crosses_link) {  // judged by the link, as in the table
+    row["fraction_of_kokkos_copy"] = nullptr;
+    row["fraction_of_memcpy"] = nullptr;
+    row["fraction_of_link"] = or_null(fraction_of(Basis::link, r.traffic, r.steady.best, probes, space));
+  } else {
+    row["fraction_of_kokkos_copy"] = or_null(fraction_of(Basis::kokkos_copy, r.traffic, r.steady.best, probes, space));
+    row["fraction_of_memcpy"] = or_null(fraction_of(Basis::vendor_copy, r.traffic, r.steady.best, probes, space));
+  }
+  row["elements_per_s"] = elements_per_s(r.size, r.steady.best);
+  if (r.traffic.flops) {
+    row["flops_per_call"] = r.traffic.flops;
+    row["gflop_per_s"] = r.traffic.gflop_per_s(r.steady.best);
+    row["flop_precision"] = r.traffic.flop_bytes == sizeof(double) ? "f64" : "f32";
+    row["fraction_of_fma_peak"] = or_null(fraction_of(Basis::fma_peak, r.traffic, r.steady.best, probes, space));
+  }
+  if (r.with_transfers.repetitions > 0)
+    row["with_transfers"] = {{"first_s", r.with_transfers.first},
+                             {"best_s", r.with_transfers.best},
+                             {"median_s", r.with_transfers.median},
+                             {"gb_per_s", r.traffic.gb_per_s(r.with_transfers.best)},
+                             {"fraction_of_link", or_null(fraction_of(Basis::link, r.traffic, r.with_transfers.best, probes, space))}};
+  for (const auto& [key, value] : r.verdict.details.items()) row[key] = value;
+  return row;
+}
+
+nlohmann::json to_json(const SweepResult& sweep) {
+  nlohmann::json doc = {{"host_variant", sweep.plan.host_variant.name()},
+                        {"device_variant", sweep.plan.device_variant.name()},
+                        {"host_space", sweep.host_space},
+                        {"device_space", sweep.device_space}};
+  auto time_or_null = [](const Result& r, bool transfers) -> nlohmann::json {
+    if (!r.skipped.empty()) return nullptr;
+    return transfers ? r.with_transfers.best : r.steady.best;
+  };
+  for (const auto& p : sweep.points)
+    doc["points"].push_back({{"size", p.size.text()},
+                             {"elements", p.size.elements()},
+                             {"host_s", time_or_null(p.host, false)},
+                             {"device_resident_s", time_or_null(p.device, false)},
+                             {"device_with_transfers_s", time_or_null(p.device_with_transfers, true)}});
+  auto crossover_json = [](const std::optional<Size>& s) -> nlohmann::json {
+    if (!s) return nullptr;
+    return {{"size", s->text()}, {"elements", s->elements()}};
+  };
+  doc["device_wins_from_resident"] = crossover_json(sweep.resident_crossover);
+  doc["device_wins_from_with_transfers"] = crossover_json(sweep.transfers_crossover);
+  doc["note"] = sweep.device_space.empty() ? "the host wins at every size: no device in this build"
+                                           : "null: the host wins at the largest size";
+  doc["verified"] = sweep.verified;
+  return doc;
+}
+
+}  // namespace nbk::exp

@@ -1,0 +1,65 @@
+// The driver, running one variant: a case made, its calls timed and checked (driver.hpp).
+#include "nbk/experiment/driver.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "nbk/core/memory.hpp"
+#include "nbk/ranks/ranks.hpp"
+
+namespace nbk::exp {
+
+std::string shortfall(const Variant& variant, const Size& size) {
+  const Footprint footprint = variant.footprint ? variant.footprint(size) : Footprint{};
+  std::string why = host_shortfall(footprint.host_bytes);
+  if (why.empty() && variant.device) why = device_shortfall(footprint.device_bytes);
+  return why;
+}
+
+Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
+                   int repetitions) {
+  Result result;
+  result.variant = &variant;
+  result.size = size;
+  result.traffic = traffic_of(experiment, variant, size);
+  result.skipped = shortfall(variant, size);
+  // The ranks of a distributed variant run it together or not at all.
+  if (variant.distributed && ranks::first_with(!result.skipped.empty()) >= 0 && result.skipped.empty())
+    result.skipped = "another rank lacks the memory for its slice";
+  if (!result.skipped.empty()) return result;
+
+  const std::unique_ptr<Case> instance = variant.make(problem, size);
+  const std::string label = experiment.name + " " + variant.name + " " + variant.space + " " + size.text();
+  const Clock clock = variant.distributed ? Clock::slowest_rank : Clock::this_process;
+  auto record = [&] { instance->record(); };
+  result.steady = time_repeated(label, repetitions, [&] { instance->run(); }, record, clock);
+  if (variant.timed_with_transfers)
+    result.with_transfers = time_repeated(
+        label + " with transfers", repetitions,
+        [&] {
+          instance->upload();
+          instance->run();
+          instance->download();
+        },
+        record, clock);
+  result.verdict = instance->verdict();
+  return result;
+}
+
+std::vector<const Variant*> select_variants(const Experiment& experiment, const std::vector<std::string>& names,
+                                            const std::vector<std::string>& spaces, bool injected_bugs) {
+  auto wanted = [](const std::vector<std::string>& list, const std::string& value) {
+    return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+  };
+  std::vector<const Variant*> selected;
+  for (const auto& v : injected_bugs ? experiment.injected_bugs : experiment.variants)
+    if (wanted(names, v.name) && wanted(spaces, v.space)) selected.push_back(&v);
+  return selected;
+}
+
+std::string reference_space(const Variant& variant) {
+  if (!variant.judged_on.empty()) return variant.judged_on;
+  return variant.space == "host" ? "serial" : variant.space;
+}
+
+}  // namespace nbk::exp

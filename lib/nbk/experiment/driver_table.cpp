@@ -1,0 +1,205 @@
+// The driver, printing a run: the table, its legend, what each call moves, the sweeps (driver.hpp).
+#include "nbk/experiment/driver.hpp"
+#include "nbk/experiment/notes.hpp"
+#include "notes_outline.hpp"  // generated from legend.md (lib/CMakeLists.txt)
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "nbk/core/memory.hpp"
+#include "nbk/report/table.hpp"
+
+namespace nbk::exp {
+
+namespace {
+
+std::string rate_text(const Traffic& traffic, double seconds) {
+  if (seconds <= 0) return "-";
+  if (traffic.total() == 0 && traffic.flops > 0) return fmt::format("{:.1f} GF/s", traffic.gflop_per_s(seconds));
+  return fmt::format("{:.1f}", traffic.gb_per_s(seconds));
+}
+
+// Per-call time for calls too short for milliseconds to say anything.
+std::string time_text(double seconds) { return seconds > 0 ? format_seconds(seconds) : "-"; }
+
+// The bytes one call moves at the first size, or "see bytes_per_call" where variants differ.
+std::string bytes_text(const std::vector<Result>& results) {
+  if (results.empty()) return "-";
+  const Result& first = results.front();
+  for (const Result& r : results)
+    if (r.size.text() == first.size.text() && r.traffic.total() != first.traffic.total())
+      return "a number per variant: bytes_per_call in the JSON";
+  return format_bytes(first.traffic.total()) + " per call at " + first.size.text();
+}
+
+// A device call this short is bound by launch and fence latency, not by memory.
+constexpr double latency_bound_seconds = 20e-6;
+
+// Every device row, data resident, below 90% of the device's memcpy, and why.
+void print_below_memcpy(std::ostream& out, const std::vector<Result>& results, const Probes& probes) {
+  bool header = false;
+  for (const auto& r : results) {
+    const Variant& v = *r.variant;
+    if (!v.device || v.call_crosses_link || !r.skipped.empty()) continue;
+    const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
+    const auto fraction = fraction_of(Basis::vendor_copy, r.traffic, best, probes, reference_space(v));
+    if (!fraction || *fraction >= 0.9) continue;
+    if (!header) out << "\nBelow 90% of memcpy on the device, and why:\n";
+    header = true;
+    std::string why = v.below_memcpy_because;
+    if (best < latency_bound_seconds)
+      why = fmt::format("{} per call: launch and fence latency, not memory, bound a call this small", time_text(best));
+    else if (why.empty())
+      why = "not established: profile it (ncu --set full) before trusting this row";
+    out << fmt::format("  {:<16} {:<7} {:<8} {:.0f}%: {}\n", v.name, v.space, r.size.text(), 100.0 * *fraction, why);
+  }
+}
+
+}  // namespace
+
+std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all) {
+  const std::string& against = r.variant->speedup_against.name();
+  if (against.empty() || !r.skipped.empty() || r.steady.best <= 0) return std::nullopt;
+  for (const Result& base : all)
+    if (base.variant->name == against && base.size.text() == r.size.text() && base.skipped.empty() &&
+        base.steady.best > 0)
+      return base.steady.best / r.steady.best;
+  return std::nullopt;
+}
+
+void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
+                   const Probes& probes) {
+  std::set<std::string> sizes;
+  bool any_transfers = false, any_flops = false, any_speedup = false;
+  std::vector<std::string> cell_names;
+  int repetitions = 0;
+  for (const auto& r : results) {
+    sizes.insert(r.size.text());
+    any_transfers = any_transfers || r.with_transfers.repetitions > 0;
+    any_flops = any_flops || r.traffic.flops > 0;
+    any_speedup = any_speedup || !r.variant->speedup_against.empty();
+    repetitions = std::max(repetitions, r.steady.repetitions);
+    for (const auto& [name, value] : r.verdict.cells)
+      if (std::find(cell_names.begin(), cell_names.end(), name) == cell_names.end()) cell_names.push_back(name);
+  }
+  const bool show_size = sizes.size() > 1;
+
+  std::vector<std::string> headers = {"variant", "space"};
+  if (show_size) headers.push_back("size");
+  for (const char* h : {"first", "best", "median", "GB/s", "% copy", "% memcpy"}) headers.push_back(h);
+  if (any_flops)
+    for (const char* h : {"GFLOP/s", "% FMA"}) headers.push_back(h);
+  if (experiment.rate_in_elements) headers.push_back("Gelem/s");
+  if (any_speedup) headers.push_back("speed-up");
+  if (any_transfers)
+    for (const char* h : {"with transfers", "GB/s", "% link"}) headers.push_back(h);
+  headers.push_back("check");
+  headers.insert(headers.end(), cell_names.begin(), cell_names.end());
+  headers.push_back("document");
+  Table table(headers);
+
+  for (const auto& r : results) {
+    const Variant& v = *r.variant;
+    std::vector<std::string> row = {v.name, v.space};
+    if (show_size) row.push_back(r.size.text());
+    if (!r.skipped.empty()) {
+      row.push_back("skipped");
+      table.add_row(row);
+      continue;
+    }
+    const std::string space = reference_space(v);
+    const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
+    // A call that moves its data over the link is judged by the link, not by device memory.
+    const bool over_link = v.device && v.call_crosses_link;
+    row.push_back(time_text(r.steady.first));
+    row.push_back(time_text(r.steady.best));
+    row.push_back(time_text(r.steady.median));
+    row.push_back(r.traffic.total() ? rate_text(r.traffic, best) : "-");
+    row.push_back(over_link ? "-" : percent_of(Basis::kokkos_copy, r.traffic, best, probes, space));
+    row.push_back(over_link ? percent_of(Basis::link, r.traffic, best, probes, space) + " link"
+                            : percent_of(Basis::vendor_copy, r.traffic, best, probes, space));
+    if (any_flops) {
+      row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
+      row.push_back(percent_of(Basis::fma_peak, r.traffic, best, probes, space));
+    }
+    if (experiment.rate_in_elements) row.push_back(fmt::format("{:.3f}", elements_per_s(r.size, best) * 1e-9));
+    if (any_speedup) {
+      const auto speedup = speedup_of(r, results);
+      row.push_back(speedup ? fmt::format("{:.2f}x", *speedup) : "-");
+    }
+    if (any_transfers) {
+      const bool timed = r.with_transfers.repetitions > 0;
+      row.push_back(timed ? time_text(r.with_transfers.best) : "-");
+      row.push_back(timed ? rate_text(r.traffic, r.with_transfers.best) : "-");
+      row.push_back(timed && v.device ? percent_of(Basis::link, r.traffic, r.with_transfers.best, probes, space) : "-");
+    }
+    row.push_back(r.verdict.summary.empty() ? (r.verdict.ok ? "ok" : "FAILED") : r.verdict.summary);
+    for (const auto& name : cell_names) {
+      auto cell = std::find_if(r.verdict.cells.begin(), r.verdict.cells.end(),
+                               [&](const auto& c) { return c.first == name; });
+      row.push_back(cell == r.verdict.cells.end() ? "" : cell->second);
+    }
+    row.push_back(v.document.empty() ? "-" : v.document);
+    table.add_row(row);
+  }
+  table.print(out);
+
+  out << '\n' << NBK_PROSE(legend().paragraph, "## Timings")(repetitions, bytes_text(results));
+  if (any_flops) out << legend().paragraph(NBK_HEADING("## GFLOP/s"));
+  if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
+  if (any_speedup)
+    out << legend().paragraph(NBK_HEADING("## Speed-up"));
+  if (any_transfers)
+    out << legend().paragraph(NBK_HEADING("## With transfers"));
+  out << "\n";
+
+  out << "\nWhat one call of each variant moves, and what its first call pays:\n";
+  std::set<std::string> seen;
+  for (const auto& r : results) {
+    const Variant& v = *r.variant;
+    if (!seen.insert(v.name + "/" + v.space).second) continue;
+    if (!r.skipped.empty()) {
+      out << fmt::format("  {:<16} {:<7} skipped: {}\n", v.name, v.space, r.skipped);
+      continue;
+    }
+    out << fmt::format("  {:<16} {:<7} {}{}\n", v.name, v.space, v.moves.empty() ? "-" : v.moves,
+                       v.first_call.empty() ? "" : "; first call: " + v.first_call);
+  }
+  print_below_memcpy(out, results, probes);
+}
+
+void print_sweep(std::ostream& out, const SweepResult& sweep) {
+  out << fmt::format("\nCrossover sweep: {} on {} (host) against {} on the device, best of {} calls per point\n",
+                     sweep.plan.host_variant.name(), sweep.host_space, sweep.plan.device_variant.name(), sweep.plan.repetitions);
+  Table table({"size", "elements", "host", "device resident", "device with transfers", "faster", "check"});
+  for (const auto& p : sweep.points) {
+    auto t = [](const Result& r, bool transfers) -> std::string {
+      if (!r.skipped.empty()) return "-";
+      return format_seconds(transfers ? r.with_transfers.best : r.steady.best);
+    };
+    std::string faster = "host";
+    if (p.device.skipped.empty() && p.device.steady.best < p.host.steady.best) faster = "device resident";
+    if (p.device.skipped.empty() && p.device.with_transfers.best < p.host.steady.best) faster = "device (both)";
+    const bool ok = p.host.verdict.ok && (!p.device.skipped.empty() || p.device.verdict.ok);
+    table.add_row({p.size.text(), std::to_string(p.size.elements()), t(p.host, false), t(p.device, false),
+                   t(p.device_with_transfers, true), faster, ok ? "ok" : "FAILED"});
+  }
+  table.print(out);
+  if (sweep.device_space.empty()) {
+    out << "The host wins at every size: this build has no device to compare it with.\n";
+    return;
+  }
+  auto say = [&](const std::optional<Size>& from, const char* what) {
+    if (from)
+      out << fmt::format("Device {} faster than the host from {} ({} elements) up.\n", what, from->text(),
+                         from->elements());
+    else
+      out << fmt::format("Device {}: the host wins at the largest size measured.\n", what);
+  };
+  say(sweep.resident_crossover, "with data resident:");
+  say(sweep.transfers_crossover, "with transfers in every call:");
+}
+
+}  // namespace nbk::exp
