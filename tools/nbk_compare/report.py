@@ -48,33 +48,30 @@ class Doc:
     def _add(self, kind, **fields):
         self.blocks.append(dict(fields, kind=kind))
 
-    def h(self, level, text):
-        self._add("h", level=level, text=text)
-
-    def p(self, text):
-        self._add("p", text=text)
+    def h(self, level, text): self._add("h", level=level, text=text)
+    def p(self, text): self._add("p", text=text)
+    def img(self, src, alt): self._add("img", src=src, alt=alt)
+    def pre(self, text): self._add("pre", text=text)
 
     def items(self, items):
-        items = list(items)
-        if items:
+        if items := list(items):
             self._add("ul", entries=items)
 
-    def table(self, headers, rows, right=None, groups=None):
+    def table(self, headers, rows, right=(), groups=None):
         """`right`: indexes of right-aligned columns (numbers); `groups`: [(label, number of
         columns)] over the headers, written as a prefix of each (Markdown has one header row)."""
         if groups:
             labels = [label for label, n in groups for _ in range(n)]
             headers = [f"{g}: {h}" if g else h for g, h in zip(labels, headers)]
-        self._add("table", headers=headers, rows=rows, right=set(right or ()))
+        self._add("table", headers=headers, rows=rows, right=set(right))
 
-    def img(self, src, alt):
-        self._add("img", src=src, alt=alt)
-
-    def pre(self, text):
-        self._add("pre", text=text)
-
-    def details(self, summary, doc):
-        self._add("details", summary=summary, doc=doc)
+    def details(self, summary, pre=None):
+        """A folded sub-document, returned to be filled (or holding `pre`, preformatted)."""
+        sub = Doc()
+        self._add("details", summary=summary, doc=sub)
+        if pre is not None:
+            sub.pre(pre)
+        return sub
 
     def markdown(self):
         return TEMPLATES.get_template("report.md.j2").render(doc=self)
@@ -149,15 +146,11 @@ def render_object(doc, obj, level, path="", fold=True):
     if scalars:
         rows = [[k, format_value(k, v)] for k, v in scalars]
         if fold and len(rows) > MAX_INLINE_ENTRIES:
-            sub = Doc()
-            sub.table(["key", "value"], rows)
-            doc.details(f"{path or 'values'} ({len(rows)} entries)", sub)
+            doc.details(f"{path or 'values'} ({len(rows)} entries)").table(["key", "value"], rows)
         else:
             doc.table(["key", "value"], rows)
     for k, v in texts:  # multi-line text (Kokkos' configuration): folded, preformatted
-        sub = Doc()
-        sub.pre(v)
-        doc.details(f"{path}.{k}" if path else k, sub)
+        doc.details(f"{path}.{k}" if path else k, pre=v)
     for k, v in obj.items():
         if _is_scalar(v):
             continue
@@ -171,9 +164,8 @@ def render_object(doc, obj, level, path="", fold=True):
                 for i, r in enumerate(records):
                     for nk, nv in r.items():
                         if isinstance(nv, dict) and nv:
-                            sub = Doc()
-                            render_object(sub, nv, level + 1, f"{where}[{i}].{nk}", fold=False)
-                            doc.details(f"{where}[{i}].{nk} ({len(nv)} entries)", sub)
+                            render_object(doc.details(f"{where}[{i}].{nk} ({len(nv)} entries)"), nv, level + 1,
+                                          f"{where}[{i}].{nk}", fold=False)
             others = [x for x in v if not isinstance(x, dict)]
             if others:
                 doc.p(f"`{json.dumps(others)[:500]}`")
@@ -227,31 +219,25 @@ def experiment_tables(doc, data):
         doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "FMA f32 GFLOP/s",
                    "FMA f64 GFLOP/s", "probes verified"], rows, right=[1, 2, 3, 5, 6])
     results = data["results"]
-    extra = []
-    for r in results:
-        extra += [k for k, v in r.items() if k not in extra and k not in _RESULT_HIDDEN and _is_scalar(v)
-                  and k not in dict(_RESULT_COLUMNS)]
+    named = dict(_RESULT_COLUMNS)
+    extra = list(dict.fromkeys(k for r in results for k, v in r.items()
+                               if k not in _RESULT_HIDDEN and k not in named and _is_scalar(v)))
     transfers = any(isinstance(r.get("with_transfers"), dict) for r in results)
-    headers = [h for _, h in _RESULT_COLUMNS]
-    if transfers:
-        headers += ["with transfers (best)", "GB/s with transfers", "% of the link"]
-    headers += extra + ["check"]
+
+    def cell(k, v):
+        return cmpmod.format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float)) \
+            else format_value(k, v)
+
     rows = []
     for r in results:
-        row = []
-        for k, _ in _RESULT_COLUMNS:
-            v = r.get(k)
-            row.append(cmpmod.format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float))
-                       else format_value(k, v))
-        if transfers:
-            t = r.get("with_transfers") if isinstance(r.get("with_transfers"), dict) else {}
-            frac = t.get("fraction_of_link")
-            row += [format_value("best_s", t.get("best_s")), format_value("gb_per_s", t.get("gb_per_s")),
-                    cmpmod.format_pct(frac) if isinstance(frac, (int, float)) else "-"]
-        row += [cmpmod.format_pct(r[k]) if k.startswith("fraction_of") and isinstance(r.get(k), (int, float))
-                else format_value(k, r.get(k)) for k in extra]
-        row.append(str(r.get("check") or (f"skipped: {r['reason']}" if r.get("reason") else r.get("status", "-"))))
-        rows.append(row)
+        t = r.get("with_transfers") if isinstance(r.get("with_transfers"), dict) else {}
+        rows.append([cell(k, r.get(k)) for k in named]
+                    + ([format_value("best_s", t.get("best_s")), format_value("gb_per_s", t.get("gb_per_s")),
+                        cell("fraction_of_link", t.get("fraction_of_link"))] if transfers else [])
+                    + [cell(k, r.get(k)) for k in extra]
+                    + [str(r.get("check") or (f"skipped: {r['reason']}" if r.get("reason") else r.get("status", "-")))])
+    headers = list(named.values()) + (["with transfers (best)", "GB/s with transfers", "% of the link"]
+                                      if transfers else []) + extra + ["check"]
     doc.table(headers, rows, right=range(3, len(headers) - 1))
     failed = [f"{r.get('variant')} on {r.get('space')} at {r.get('size')}" for r in results
               if r.get("status") not in (None, "verified", "skipped")]
@@ -388,72 +374,52 @@ def _spaces_text(v):
 def _gpus(run):
     info = run.programs.get("device_info", (None, {}))[1]
     cuda = info.get("cuda") if isinstance(info.get("cuda"), dict) else {}
-    found = []
-    for d in cuda.get("devices", []) if isinstance(cuda.get("devices"), list) else []:
-        if isinstance(d, dict):
-            parts = [str(d.get("name", "?"))]
-            if d.get("compute_capability"):
-                parts.append(f"compute capability {d['compute_capability']}")
-            if d.get("multiprocessors"):
-                parts.append(f"{d['multiprocessors']} SMs")
-            if isinstance(d.get("total_memory_bytes"), int):
-                parts.append(f"{d['total_memory_bytes'] / (1 << 30):.1f} GiB")
-            if d.get("theoretical_gb_per_s"):
-                parts.append(f"{d['theoretical_gb_per_s']:.0f} GB/s theoretical")
-            found.append(", ".join(parts))
+    devices = cuda.get("devices") if isinstance(cuda.get("devices"), list) else []
+    found = [", ".join([str(d.get("name", "?"))] + [text for text, present in (
+        (f"compute capability {d.get('compute_capability')}", d.get("compute_capability")),
+        (f"{d.get('multiprocessors')} SMs", d.get("multiprocessors")),
+        (f"{(d.get('total_memory_bytes') or 0) / (1 << 30):.1f} GiB", isinstance(d.get("total_memory_bytes"), int)),
+        (f"{d.get('theoretical_gb_per_s') or 0:.0f} GB/s theoretical", d.get("theoretical_gb_per_s"))) if present])
+        for d in devices if isinstance(d, dict)]
     if cuda.get("driver_version"):
         found.append(f"CUDA driver / runtime {cuda.get('driver_version')} / {cuda.get('runtime_version', '-')}")
-    if not found:  # from run.json (nvidia-smi), else Kokkos' configuration text
-        found = list(run.value("gpus") or [])
-    if not found:
-        for _, c in run.contexts():
-            for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)", str(c.get("kokkos_configuration", ""))):
-                text = f"{m.group(1)}, compute capability {m.group(2)}"
-                if text not in found:
-                    found.append(text)
+    # else from run.json (nvidia-smi), else Kokkos' configuration text
+    found = found or list(run.value("gpus") or []) or list(dict.fromkeys(
+        f"{m.group(1)}, compute capability {m.group(2)}" for _, c in run.contexts()
+        for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)", str(c.get("kokkos_configuration", "")))))
     return found
 
 
 def machine_facts(run):
     """(item, value) of one run's machine and build, from run.json and the files' contexts."""
-    facts = []
-
-    def add(item, value):
-        if value not in (None, "", []):
-            facts.append((item, str(value)))
-
-    add("folder", run.path)
-    add("host", run.value("host", "host_name"))
-    add("CPU", run.value("cpu_model"))
-    add("host threads (Kokkos host concurrency)", run.value("host_concurrency"))
-    info = run.programs.get("device_info", (None, {}))[1]
-    host = info.get("host") if isinstance(info.get("host"), dict) else {}
-    if host:
-        add("cores, sockets", f"{host.get('physical_cores', '-')} physical cores, {host.get('sockets', '-')} socket(s)")
-        if isinstance(host.get("memory_total_bytes"), int):
-            add("host memory", f"{host['memory_total_bytes'] / (1 << 30):.1f} GiB")
-    add("GPU", "; ".join(_gpus(run)) or "none reported")
-    add("preset", run.value("preset"))
-    add("Kokkos version", run.value("kokkos_version"))
-    add("Kokkos execution spaces (backends)", _spaces_text(run.value("kokkos_execution_spaces", "execution_spaces")))
-    add("default execution space", run.value("default_execution_space"))
-    for var in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS"):
-        add(var, run.value(var))
-    add("compiler", run.value("compiler"))
-    add("Google Benchmark library build", run.value("library_build_type"))
-    add("CPU frequency scaling (Google Benchmark)",
-        {True: "on", False: "off"}.get(run.value("cpu_scaling_enabled")))
+    v = run.value
+    host = run.programs.get("device_info", (None, {}))[1].get("host")
+    host = host if isinstance(host, dict) else {}
+    memory = host.get("memory_total_bytes")
     dates = sorted({str(c.get(k)) for _, c in run.contexts() for k in ("started_utc", "date_utc", "date") if c.get(k)})
-    add("dates (UTC)", dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else None)
-    rev = run.value("git_revision") or next((c[k] for _, c in run.contexts() for k in c
-                                             if re.search(r"git|revision|commit", k, re.I) and c[k]), None)
-    dirty = " (uncommitted changes)" if run.value("git_dirty") else ""
-    add("git revision (from the run)", f"{rev}{dirty}" if rev else "unknown: the run records none")
-    add("command", run.value("command"))
-    add("NumPy reference (tools/nbk-numpy)", "; ".join(numpy_text(c) for c in run.reference_contexts()[:1]))
-    if run.programs and any("upgraded_from" in d for _, d in run.programs.values()):
-        add("format", "rows read from " + next(d["upgraded_from"] for _, d in run.programs.values() if "upgraded_from" in d))
-    return facts
+    rev = v("git_revision") or next((c[k] for _, c in run.contexts() for k in c
+                                     if re.search(r"git|revision|commit", k, re.I) and c[k]), None)
+    upgraded = [d["upgraded_from"] for _, d in run.programs.values() if "upgraded_from" in d]
+    facts = [
+        ("folder", run.path), ("host", v("host", "host_name")), ("CPU", v("cpu_model")),
+        ("host threads (Kokkos host concurrency)", v("host_concurrency")),
+        ("cores, sockets", host and f"{host.get('physical_cores', '-')} physical cores, "
+                                    f"{host.get('sockets', '-')} socket(s)"),
+        ("host memory", isinstance(memory, int) and f"{memory / (1 << 30):.1f} GiB"),
+        ("GPU", "; ".join(_gpus(run)) or "none reported"), ("preset", v("preset")),
+        ("Kokkos version", v("kokkos_version")),
+        ("Kokkos execution spaces (backends)", _spaces_text(v("kokkos_execution_spaces", "execution_spaces"))),
+        ("default execution space", v("default_execution_space")),
+        *[(var, v(var)) for var in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS")],
+        ("compiler", v("compiler")), ("Google Benchmark library build", v("library_build_type")),
+        ("CPU frequency scaling (Google Benchmark)", {True: "on", False: "off"}.get(v("cpu_scaling_enabled"))),
+        ("dates (UTC)", dates and (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}")),
+        ("git revision (from the run)", f"{rev}{' (uncommitted changes)' if v('git_dirty') else ''}" if rev
+         else "unknown: the run records none"),
+        ("command", v("command")),
+        ("NumPy reference (tools/nbk-numpy)", "; ".join(numpy_text(c) for c in run.reference_contexts()[:1])),
+        ("format", upgraded and "rows read from " + upgraded[0])]
+    return [(item, str(value)) for item, value in facts if value not in (None, "", [], {}) and value is not False]
 
 
 def numpy_text(context):
@@ -473,9 +439,7 @@ def machine_section(doc, runs):
         doc.p(f"{run.label} from: " + ", ".join(f"`{src}`" for src, _ in run.contexts()) + ".")
         config = run.value("kokkos_configuration")
         if config:
-            sub = Doc()
-            sub.pre(str(config))
-            doc.details(f"Kokkos configuration of {run.label}", sub)
+            doc.details(f"Kokkos configuration of {run.label}", pre=str(config))
 
 
 # ---------------------------------------------------------------------------------- summary
@@ -615,11 +579,9 @@ def experiments_section(doc, runs):
             experiment_comparison(doc, runs, experiment)
         notes = workload_notes(experiment)
         if notes:
-            sub = Doc()
-            sub.pre(notes)
-            doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", sub)
+            doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", pre=notes)
         for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
-            sub = Doc()
+            sub = doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})")
             body = {k: v for k, v in data.items() if k not in ("context", "experiment")}
             if _is_experiment_run(data):
                 experiment_tables(sub, data)
@@ -627,24 +589,21 @@ def experiments_section(doc, runs):
                 render_object(sub, body, 4)
             else:
                 sub.p("(no results in this file)")
-            doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})", sub)
 
 
 # ---------------------------------------------------------------------------------- plots
 
-def plots_section(doc, runs, lines, found, out_dir, plots_wanted):
-    doc.h(2, "Plots")
+def _plots(doc, plots_wanted, write, nothing=None):
+    """The PNGs write(plots) makes, each with its title; or why there are none."""
     if not plots_wanted:
-        doc.p("Plots not requested (--no-plots).")
-        return
+        return doc.p("Plots not requested (--no-plots).")
     from . import plots
     try:
-        written = plots.write_run_plots(runs, lines, found, out_dir)
+        written = write(plots)
     except plots.PlotsUnavailable as e:
-        doc.p(f"Plots skipped: {e}.")
-        return
-    if not written:
-        doc.p("Nothing to plot.")
+        return doc.p(f"Plots skipped: {e}.")
+    if not written and nothing:
+        doc.p(nothing)
     for path, title in written:
         doc.p(f"**{title}** (`{os.path.basename(path)}`)")
         doc.img(os.path.basename(path), title)
@@ -654,11 +613,9 @@ def bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted=T
     doc.h(2, "Benchmarks (Google Benchmark)")
     files = [(r, b) for r in runs for b in r.bench]
     if not files:
-        doc.p("No Google Benchmark output: no `bench.json` in " + ", ".join(r.label for r in runs)
-              + " (run `scripts/bench.sh <preset>`, which writes `build/<preset>/bench.json`).")
-        return
-    names = default_labels([b.path for _, b in files])
-    for (run, b), name in zip(files, names):
+        return doc.p("No Google Benchmark output: no `bench.json` in " + ", ".join(r.label for r in runs)
+                     + " (run `scripts/bench.sh <preset>`, which writes `build/<preset>/bench.json`).")
+    for (run, b), name in zip(files, default_labels([b.path for _, b in files])):
         b.label = run.label if sum(1 for r, _ in files if r is run) == 1 else f"{run.label}/{name}"
     benches = [b for _, b in files]
     cmp = cmpmod.Comparison(benches, baseline=baseline, alpha=alpha, reference=reference)
@@ -668,25 +625,11 @@ def bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted=T
     headers = groups[0][1] + [f"{label} {sub}" for label, subs in groups[1:] for sub in subs]
     doc.table(headers, rows, right=range(3, len(headers)))
     doc.items(cmp.legend())
-    errs = cmpmod.errors_of(cmp)
-    if errs:
+    if errs := cmpmod.errors_of(cmp):
         doc.p("Benchmarks that reported an error instead of a time:")
         doc.items(f"`{n}`: {m}" for n, m in errs)
-    bandwidth = Doc()
-    bandwidth_table(bandwidth, cmp, reference)
-    doc.details(f"Bandwidth against {reference}, per benchmark", bandwidth)
-    if not plots_wanted:
-        doc.p("Plots not requested (--no-plots).")
-        return
-    from . import plots
-    try:
-        written = plots.write_plots(cmp, out_dir, prefix="bench-")
-    except plots.PlotsUnavailable as e:
-        doc.p(f"Plots skipped: {e}.")
-        return
-    for path, title in written:
-        doc.p(f"**{title}** (`{os.path.basename(path)}`)")
-        doc.img(os.path.basename(path), title)
+    bandwidth_table(doc.details(f"Bandwidth against {reference}, per benchmark"), cmp, reference)
+    _plots(doc, plots_wanted, lambda plots: plots.write_plots(cmp, out_dir, prefix="bench-"))
 
 
 def bandwidth_table(doc, cmp, reference):
@@ -733,7 +676,8 @@ def build(runs, out_dir, title, baseline=cmpmod.DEFAULT_BASELINE, reference=cmpm
     summary_section(doc, runs, lines)
     machine_section(doc, runs)
     crossover_section(doc, runs, found)
-    plots_section(doc, runs, lines, found, out_dir, plots_wanted)
+    doc.h(2, "Plots")
+    _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, found, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
     published_section(doc, runs)
     bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted)
