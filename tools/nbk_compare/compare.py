@@ -1,5 +1,7 @@
 """Pairing benchmarks across spaces and files, and regression checks between two runs."""
+import collections
 import csv
+import dataclasses
 import io
 import json
 
@@ -59,14 +61,13 @@ def format_p(p):
 
 # ---------------------------------------------------------------------------------- compare
 
+@dataclasses.dataclass(eq=False)
 class Column:
-    """One space of one file."""
-
-    def __init__(self, bench_file, space, label):
-        self.file = bench_file
-        self.space = space
-        self.label = label
-        self.reference = None  # the reference Run of this column, if any
+    """One space of one file; `reference`: the Run its GB/s are judged against, if any."""
+    file: object
+    space: str
+    label: str
+    reference: object = None
 
     @property
     def runs(self):
@@ -76,54 +77,29 @@ class Column:
 def make_columns(files):
     """A column per (file, space). A space found in one file only is labelled by its name;
     one found in several files by space@file; a name without a space by the file label."""
-    count = {}
-    for f in files:
-        for space in f.spaces:
-            count[space] = count.get(space, 0) + 1
-    columns = []
-    for f in files:
-        for space in f.spaces:
-            if not space:
-                label = f.label
-            elif count[space] > 1:
-                label = f"{space}@{f.label}"
-            else:
-                label = space
-            columns.append(Column(f, space, label))
-    return columns
+    count = collections.Counter(space for f in files for space in f.spaces)
+    return [Column(f, space, f"{space}@{f.label}" if count[space] > 1 and space else space or f.label)
+            for f in files for space in f.spaces]
 
 
 def pick_baseline(columns, wanted):
     """Column by label, else the first column of that space. None if neither exists."""
-    for c in columns:
-        if c.label == wanted:
-            return c
-    for c in columns:
-        if c.space == wanted:
-            return c
-    return None
+    return next((c for c in columns if c.label == wanted), None) or next((c for c in columns if c.space == wanted), None)
 
 
+@dataclasses.dataclass(eq=False)
 class Cell:
-    def __init__(self, run, column):
-        self.run = run
-        self.column = column
-        self.speedup = None
-        self.p_value = None
-        self.test = None
-        self.significant = None
+    run: object
+    column: Column
+    speedup: float = None
+    p_value: float = None
+    test: str = None
+    significant: bool = None
 
-    @property
-    def error(self):
-        return self.run.error
-
-    @property
-    def time(self):
-        return None if self.run.error else self.run.time
-
-    @property
-    def gbps(self):
-        return None if self.run.error else self.run.gbps
+    error = property(lambda self: self.run.error)
+    time = property(lambda self: None if self.run.error else self.run.time)
+    gbps = property(lambda self: None if self.run.error else self.run.gbps)
+    spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
 
     @property
     def ref_fraction(self):
@@ -134,25 +110,14 @@ class Cell:
             return None
         return self.gbps / ref.gbps
 
-    @property
-    def spread(self):
-        return (None, None, {}) if self.run.error else self.run.spread
-
 
 class Row:
-    def __init__(self, key):
+    def __init__(self, key, order):
         self.experiment, self.variant, self.size, self.extra = key
         self.cells = {}  # column label -> Cell
-        self.order = None
-
-    @property
-    def family(self):
-        return f"{self.experiment}/{self.variant}" if self.variant else self.experiment
-
-    @property
-    def size_label(self):
-        text = format_size(self.size)
-        return f"{text} {self.extra}".strip() if self.extra else text
+        self.order = order
+        self.family = f"{self.experiment}/{self.variant}" if self.variant else self.experiment
+        self.size_label = f"{format_size(self.size)} {self.extra or ''}".strip()
 
 
 class Comparison:
@@ -176,11 +141,7 @@ class Comparison:
         rows = {}
         for c in self.columns:
             for run in c.runs:
-                row = rows.get(run.key)
-                if row is None:
-                    row = rows[run.key] = Row(run.key)
-                    row.order = len(rows)
-                row.cells[c.label] = Cell(run, c)
+                rows.setdefault(run.key, Row(run.key, len(rows) + 1)).cells[c.label] = Cell(run, c)
         self.rows = _sorted_rows(rows.values())
         for row in self.rows:
             self._speedups(row)
@@ -214,8 +175,7 @@ class Comparison:
 
     def min_repetitions(self):
         """Smallest number of per-repetition samples among tested pairs (None: no test)."""
-        ns = [len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test]
-        return min(ns) if ns else None
+        return min((len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test), default=None)
 
     def legend(self):
         lines = [
@@ -228,15 +188,20 @@ class Comparison:
         if tested:
             lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
                          f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
-            n = self.min_repetitions()
-            if n is not None and stats.min_p_value(n, n) >= self.alpha:
-                lines.append(f"note: with {n} repetitions a side the U test cannot reach p < {self.alpha} "
-                             f"(smallest p {stats.min_p_value(n, n):.3f}); run 9 repetitions.")
+            lines += _too_few(self.min_repetitions(), self.alpha, "")
         else:
             lines.append("no per-repetition times in the input (aggregates only or single runs): "
                          "no significance test; rerun without --benchmark_report_aggregates_only.")
         lines.extend(self.notes)
         return lines
+
+
+def _too_few(n, alpha, consequence):
+    """The note that n repetitions a side cannot reach significance, where they cannot."""
+    if n is None or stats.min_p_value(n, n) < alpha:
+        return []
+    return [f"note: with {n} repetitions a side the U test cannot reach p < {alpha} "
+            f"(smallest p {stats.min_p_value(n, n):.3f}){consequence}; run 9 repetitions."]
 
 
 def _contents(runs):
@@ -428,25 +393,24 @@ def to_csv(records):
     if not records:
         return ""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=list(records[0].keys()), lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=list(records[0]), lineterminator="\n")
     writer.writeheader()
-    for r in records:
-        writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
+    writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in records)
     return buf.getvalue()
 
 
 # ---------------------------------------------------------------------------------- regress
 
+@dataclasses.dataclass
 class RegressRow:
-    def __init__(self, name, before, after):
-        self.name = name
-        self.before = before
-        self.after = after
-        self.change = None
-        self.p_value = None
-        self.test = None
-        self.verdict = ""
-        self.failed = False
+    name: str
+    before: object
+    after: object
+    change: float = None
+    p_value: float = None
+    test: str = None
+    verdict: str = ""
+    failed: bool = False
 
 
 class Regression:
@@ -503,12 +467,8 @@ class Regression:
         return [r for r in self.rows if r.failed]
 
     def notes(self):
-        out = []
         ns = [min(len(r.before.samples), len(r.after.samples)) for r in self.rows if r.test]
-        if ns and stats.min_p_value(min(ns), min(ns)) >= self.alpha:
-            n = min(ns)
-            out.append(f"note: with {n} repetitions a side the U test cannot reach p < {self.alpha} "
-                       f"(smallest p {stats.min_p_value(n, n):.3f}), so no slowdown can fail; run 9 repetitions.")
+        out = _too_few(min(ns, default=None), self.alpha, ", so no slowdown can fail")
         if not ns:
             out.append("no per-repetition times on both sides: slowdowns are judged by the threshold alone.")
         return out

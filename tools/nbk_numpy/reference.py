@@ -747,27 +747,22 @@ def memcpy_probe(np, elements, repetitions=10):
 # ---------------------------------------------------------------------------------- timing
 
 def time_case(case, repetitions):
-    """A first call, then `repetitions` calls: (first, best, median), seconds."""
-    clock = time.perf_counter
+    """A first call, then `repetitions` calls: (first, best, median), seconds; each result
+    recorded outside the clock, the garbage collector off."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        t0 = clock()
-        result = case.call()
-        first = clock() - t0
-        case.record(result)
-        result = None
         seconds = []
-        for _ in range(repetitions):
-            t0 = clock()
+        for _ in range(repetitions + 1):
+            t0 = time.perf_counter()
             result = case.call()
-            seconds.append(clock() - t0)
+            seconds.append(time.perf_counter() - t0)
             case.record(result)
             result = None
     finally:
         if enabled:
             gc.enable()
-    return first, min(seconds), statistics.median(seconds)
+    return seconds[0], min(seconds[1:]), statistics.median(seconds[1:])
 
 
 def result_row(workload, case, size, elements, repetitions, timing, verdict, probe, note):
@@ -797,13 +792,11 @@ def result_row(workload, case, size, elements, repetitions, timing, verdict, pro
 
 def _finite(obj):
     """NaN and infinities as null: strict JSON."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
     if isinstance(obj, dict):
         return {k: _finite(v) for k, v in obj.items()}
     if isinstance(obj, list):
         return [_finite(v) for v in obj]
-    return obj
+    return None if isinstance(obj, float) and not math.isfinite(obj) else obj
 
 
 def write_json(path, doc):
@@ -919,24 +912,24 @@ def parse_args(argv):
                    help="doubles per array of the np.copyto probe (default 2^25)")
     a = p.parse_args(argv)
 
-    names = []
+    def known(name, said):
+        if name not in WORKLOADS:
+            raise UsageError(f"{said} (known: {', '.join(WORKLOADS)})")
+
+    a.names = []
     for item in a.only:
-        for name in item.split(","):
-            name = name.strip()
-            if name not in WORKLOADS:
-                raise UsageError(f"--only {name or repr(item)}: unknown experiment (known: {', '.join(WORKLOADS)})")
-            if name not in names:
-                names.append(name)
-    a.names = names or list(WORKLOADS)
+        for name in (n.strip() for n in item.split(",")):
+            known(name, f"--only {name or repr(item)}: unknown experiment")
+            a.names += [name] if name not in a.names else []
+    a.names = a.names or list(WORKLOADS)
     a.sizes = {}
     for item in a.size:
-        name, eq, sizes = item.partition("=")
-        name = name.strip()
-        if not eq or not sizes.strip():
+        name, eq, sizes = (t.strip() for t in item.partition("="))
+        if not eq or not sizes:
             raise UsageError(f"--size {item}: expected EXP=SIZE[,SIZE]")
-        if name not in WORKLOADS:
-            raise UsageError(f"--size {item}: unknown experiment '{name}' (known: {', '.join(WORKLOADS)})")
+        known(name, f"--size {item}: unknown experiment '{name}'")
         a.sizes[name] = [parse_size(s, WORKLOADS[name].rank, f"--size {item}") for s in sizes.split(",")]
+    a.scale_value = None
     if a.scale is not None:
         try:
             a.scale_value = float(a.scale)
@@ -944,8 +937,6 @@ def parse_args(argv):
             raise UsageError(f"--scale {a.scale}: not a number") from None
         if not math.isfinite(a.scale_value) or a.scale_value <= 0:
             raise UsageError(f"--scale {a.scale}: must be a positive finite number")
-    else:
-        a.scale_value = None
     a.repetitions_value = _positive_int(a.repetitions, "--repetitions") if a.repetitions is not None else None
     a.threads_value = _positive_int(a.threads, "--threads")
     a.probe_value = _positive_int(a.probe_size, "--probe-size")
