@@ -36,6 +36,7 @@ TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE,
                                keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
 # A Markdown table cell: pipes escaped, lines as <br>, never empty.
 TEMPLATES.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", "<br>") or " "
+SECTIONS = TEMPLATES.get_template("sections.md.j2").module
 
 
 class Doc:
@@ -57,13 +58,13 @@ class Doc:
         if items := list(items):
             self._add("ul", entries=items)
 
-    def table(self, headers, rows, right=(), groups=None):
-        """`right`: indexes of right-aligned columns (numbers); `groups`: [(label, number of
-        columns)] over the headers, written as a prefix of each (Markdown has one header row)."""
-        if groups:
-            labels = [label for label, n in groups for _ in range(n)]
-            headers = [f"{g}: {h}" if g else h for g, h in zip(labels, headers)]
+    def table(self, headers, rows, right=()):
+        """`right`: indexes of right-aligned columns (numbers)."""
         self._add("table", headers=headers, rows=rows, right=set(right))
+
+    def md(self, section, *args):
+        """A section's words, from the macro of that name in templates/sections.md.j2."""
+        self._add("md", text=re.sub(r"\n{3,}", "\n\n", str(getattr(SECTIONS, section)(*args))).strip())
 
     def details(self, summary, pre=None):
         """A folded sub-document, returned to be filled (or holding `pre`, preformatted)."""
@@ -303,42 +304,23 @@ def _lookup(programs, spec):
 
 
 def published_section(doc, runs, published_path=PUBLISHED):
-    doc.h(2, "The documents' figures beside ours")
     try:
         with open(published_path, encoding="utf-8") as f:
             pub = json.load(f)
     except (OSError, ValueError) as e:
-        doc.p(f"Published figures unavailable ({published_path}: {e}).")
-        return
-    doc.p("The tutorial documents ran on other machines, at other times, with other software: their figures "
-          "are context, not targets. \"published / ours\" > 1 means ours took less time. "
-          "`tools/nbk_compare/published.json` holds the figures and where ours are.")
-    several = len(runs) > 1
+        return doc.md("published", runs, [], f"{published_path}: {e}")
+    at = [f"@{run.label}" if len(runs) > 1 else "" for run in runs]
+    seeds = []
     for seed in pub.get("seeds", []):
-        doc.h(3, f"Seed {seed.get('seed')}: {seed.get('title', '')}")
-        doc.items([f"document: {seed.get('source', '-')}; machine: {seed.get('machine', '-')}",
-                   f"timer: {seed.get('timer', '-')}"] + list(seed.get("notes", [])))
         figures = seed.get("figures", [])
-        if not figures:
-            continue
-        headers = ["figure", f"seed {seed.get('seed')}"]
-        for run in runs:
-            at = f"@{run.label}" if several else ""
-            headers += [f"ours{at}", f"published / ours{at}"]
-        rows, found = [], 0
-        for fig in figures:
-            what = fig.get("what", "") + (f" ({fig['note']})" if fig.get("note") else "")
-            row = [what, _figure_text(fig, fig.get("published"))]
-            for run in runs:
-                ours = _lookup(run.programs, fig.get("ours"))
-                found += ours is not None
-                row += [_figure_text(fig, ours), _ratio_text(fig, ours)]
-            rows.append(row)
-        doc.table(headers, rows, right=range(1, len(headers)))
-        if not found:
-            exp = seed.get("experiment")
-            doc.p(f"No figure of ours to set beside these (no `{exp}` result at the document's size in "
-                  + ", ".join(run.label for run in runs) + ").")
+        headers = ["figure", f"seed {seed.get('seed')}"] + [h for a in at for h in (f"ours{a}", f"published / ours{a}")]
+        ours = [[_lookup(run.programs, fig.get("ours")) for run in runs] for fig in figures]
+        rows = [[fig.get("what", "") + (f" ({fig['note']})" if fig.get("note") else ""),
+                 _figure_text(fig, fig.get("published"))]
+                + [t for v in values for t in (_figure_text(fig, v), _ratio_text(fig, v))]
+                for fig, values in zip(figures, ours)]
+        seeds.append((seed, headers, rows, any(v is not None for values in ours for v in values)))
+    doc.md("published", runs, seeds, None)
 
 
 def _figure_text(fig, value):
@@ -445,39 +427,25 @@ def machine_section(doc, runs):
 # ---------------------------------------------------------------------------------- summary
 
 def summary_section(doc, runs, lines):
-    doc.h(2, "Summary")
-    if not lines:
-        doc.p("No timings: no program result with result rows in " + ", ".join(r.label for r in runs) + ".")
-        return
-    groups, rows = summary.summary_table(runs, lines)
-    headers = [h for _, subs in groups for h in subs]
+    groups, rows = summary.summary_table(runs, lines) if lines else ([], [])
+    headers = [f"{g}: {h}" if g else h for g, subs in groups for h in subs]
     left = summary.text_columns(groups)
-    doc.table(headers, rows, right=[i for i in range(len(headers)) if i not in left],
-              groups=[(g, len(subs)) for g, subs in groups])
-    doc.items(summary.legend(runs, lines))
+    doc.md("summary", runs, headers, rows, [i for i in range(len(headers)) if i not in left],
+           summary.legend(runs, lines) if lines else [])
 
 
 def crossover_section(doc, runs, found):
-    doc.h(2, "Crossover: the size from which the GPU wins")
-    if not found:
-        doc.p("No size sweep in these runs (`nbk-maximum` and `nbk-sin-exp` sweep sizes).")
-        return
     headers = ["workload"] + [f"{r.label}: resident / with transfers" for r in runs]
     pairs = sorted({(cpu, gpu) for c in found for cpu, gpu, _, _ in c.across})
     headers += [f"CPU {cpu} vs GPU {gpu}: resident / with transfers" for cpu, gpu in pairs]
     rows = []
     for c in found:
-        row = [f"{c.experiment} {c.name}".strip()]
-        for r in runs:
-            own = c.own.get(r.label, "absent")
-            row.append("not run" if own == "absent" else "no device" if own is None else _from_text(*own))
+        own = [c.own.get(r.label, "absent") for r in runs]
         across = {(cpu, gpu): (res, tr) for cpu, gpu, res, tr in c.across}
-        row += [_from_text(*across[p]) if p in across else "-" for p in pairs]
-        rows.append(row)
-    doc.table(headers, rows)
-    doc.p("Elements from which the device is faster at every larger size of the sweep (\"never\": the host is "
-          "faster at the largest). A run's own column compares its host and device spaces; the CPU-vs-GPU "
-          "columns set the CPU run's host times beside the GPU run's device times at the sizes both measured.")
+        rows.append([f"{c.experiment} {c.name}".strip()]
+                    + ["not run" if o == "absent" else "no device" if o is None else _from_text(*o) for o in own]
+                    + [_from_text(*across[p]) if p in across else "-" for p in pairs])
+    doc.md("crossover", headers, rows)
 
 
 def _from_text(resident, transfers):
@@ -565,14 +533,8 @@ def workload_notes(experiment, notes_dir=NOTES_DIR):
 
 
 def experiments_section(doc, runs):
-    doc.h(2, "Experiments")
     names = experiment_order(runs)
-    if not names:
-        doc.p("No program results found in " + ", ".join(f"`{r.path}`" for r in runs)
-              + ": run `scripts/run-experiments.sh` (or a program with `--json`).")
-        return
-    doc.p("One table per program: each row's best call, its GB/s and the share of its own run's bandwidth "
-          "probe; every row, the probes and the sweeps of each run are folded below it.")
+    doc.md("experiments", runs, bool(names))
     for experiment in names:
         doc.h(3, experiment)
         if any(e.experiment == experiment for r in runs for e in r.entries):
@@ -610,17 +572,14 @@ def _plots(doc, plots_wanted, write, nothing=None):
 
 
 def bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted=True):
-    doc.h(2, "Benchmarks (Google Benchmark)")
     files = [(r, b) for r in runs for b in r.bench]
     if not files:
-        return doc.p("No Google Benchmark output: no `bench.json` in " + ", ".join(r.label for r in runs)
-                     + " (run `scripts/bench.sh <preset>`, which writes `build/<preset>/bench.json`).")
+        return doc.md("bench", runs, [], None)
     for (run, b), name in zip(files, default_labels([b.path for _, b in files])):
         b.label = run.label if sum(1 for r, _ in files if r is run) == 1 else f"{run.label}/{name}"
     benches = [b for _, b in files]
     cmp = cmpmod.Comparison(benches, baseline=baseline, alpha=alpha, reference=reference)
-    doc.p("Compared as `tools/nbk-compare` does: files " + ", ".join(f"`{b.path}` ({b.label})" for b in benches)
-          + f", baseline {cmp.baseline.label}.")
+    doc.md("bench", runs, benches, cmp.baseline.label)
     groups, rows = cmpmod.comparison_table(cmp)
     headers = groups[0][1] + [f"{label} {sub}" for label, subs in groups[1:] for sub in subs]
     doc.table(headers, rows, right=range(3, len(headers)))
@@ -644,15 +603,7 @@ def bandwidth_table(doc, cmp, reference):
                          cmpmod.format_pct(cell.ref_fraction) if cell.ref_fraction is not None
                          else "link" if cell.run.crosses_link else "-",
                          f"{ref.family} of {ref.space} {format_size(ref.size)}" if ref else f"no {reference} here"])
-    if not rows:
-        doc.p("No benchmark reports GB/s.")
-        return
-    doc.table(["column", "kernel", "size", "GB/s", f"% of {reference}", "reference"], rows, right=[3, 4])
-    doc.p(f"The reference is the {reference} benchmark of the same space in the same file (its largest "
-          f"size; {cmpmod.FALLBACK_REFERENCE} in files without it; serial's for the one-thread `host` "
-          "variants). A copy counts 16 bytes per element; kernels whose data fits in cache can exceed "
-          "100%. \"link\": the timed call copies between host and device memory, so its bound is the "
-          "link, not the device's memory, and no % is given.")
+    doc.md("bandwidth", rows, reference, cmpmod.FALLBACK_REFERENCE)
 
 
 # ---------------------------------------------------------------------------------- main
@@ -664,15 +615,8 @@ def build(runs, out_dir, title, baseline=cmpmod.DEFAULT_BASELINE, reference=cmpm
     lines = summary.summarize(runs)
     found = summary.crossovers(runs)
     doc = Doc()
-    doc.h(1, title)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    doc.p(f"Written by `tools/nbk-report` on {now} from " + ", ".join(f"{r.label} = `{r.path}`" for r in runs)
-          + ". Sections: summary, machine and build, crossover, plots, experiments, the documents' figures, "
-          "benchmarks.")
-    skipped = [(p, why) for r in runs for p, why in r.skipped]
-    if skipped:
-        doc.p("Files not used:")
-        doc.items(f"`{p}`: {why}" for p, why in skipped)
+    doc.md("header", title, now, runs, [f"`{p}`: {why}" for r in runs for p, why in r.skipped])
     summary_section(doc, runs, lines)
     machine_section(doc, runs)
     crossover_section(doc, runs, found)
