@@ -71,22 +71,25 @@ class Verdict:
     checked: bool = True
 
 
+@dataclasses.dataclass(eq=False)
 class Case:
     """One timed expression. `call()` is what the clock sees; `record(result)` runs after
-    every call, outside it; `verdict()` after the last."""
-
-    def __init__(self, variant, call, check, bytes_per_call, moves=ONE_THREAD, flops=0, extra=None):
-        self.variant = variant
-        self.call = call
-        self.check = check  # function(last result) -> Verdict
-        self.bytes_per_call = int(bytes_per_call)
-        self.moves = moves
-        self.flops = int(flops)
-        self.extra = extra or {}
-        self.last = None
+    every call, outside it (keeping the result, and giving it to `keep`); `verdict()` after
+    the last: check(last result)."""
+    variant: Variant
+    call: object
+    check: object
+    bytes_per_call: int
+    moves: str = ONE_THREAD
+    flops: int = 0
+    extra: dict = dataclasses.field(default_factory=dict)
+    keep: object = None
+    last: object = None
 
     def record(self, result):
         self.last = result
+        if self.keep:
+            self.keep(result)
 
     def verdict(self):
         return self.check(self.last)
@@ -127,6 +130,11 @@ def mismatch_verdict(wrong, what="wrong"):
     return Verdict(ok, "ok" if ok else f"FAILED ({wrong} {what})", {"mismatches": int(wrong)})
 
 
+def _equal(np, expected, what="wrong", part=lambda r: r):
+    """The check of an exact result: part(result) == expected everywhere."""
+    return lambda r: mismatch_verdict(int(np.count_nonzero(part(r) != expected)), what)
+
+
 def _long_double_is_wider(np):
     return np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
 
@@ -162,15 +170,12 @@ def build_add_one(np, size, seed):
         np.add(x, 1, out=x)
         return x
 
-    def record(_):
+    def keep(_):
         state["calls"] += 1
-        c = state["calls"]
-        for a, b in _chunks(n, 1 << 24):
-            state["wrong"] += int(np.count_nonzero(x[a:b] != c))
+        state["wrong"] += sum(int(np.count_nonzero(x[a:b] != state["calls"])) for a, b in _chunks(n, 1 << 24))
 
     case = Case(_variant(ADD_ONE, "resident"), call, lambda _: mismatch_verdict(state["wrong"]), 8 * n,
-                moves=ONE_THREAD + "; in place, pages first-touched before timing")
-    case.record = record
+                moves=ONE_THREAD + "; in place, pages first-touched before timing", keep=keep)
     return Problem({"element_type": "int32", "data": "zeros; every element is c after c calls"}, [case], note,
                    (n,) if n != asked else None)
 
@@ -225,10 +230,8 @@ def build_sum(np, size, seed):
             return Verdict(ok, ("ok" if ok else f"FAILED (error {errors[i]:.3g} > {tolerance:.3g})")
                            + ("" if details["reproducible"] else " (varies)"), details)
 
-        case = Case(_variant(SUM, name), call, check, 4 * n,
-                    moves=ONE_THREAD + f"; pairwise sum, {accumulator} accumulator")
-        case.record = lambda r, results=results: results.append(float(r))
-        cases.append(case)
+        cases.append(Case(_variant(SUM, name), call, check, 4 * n, keep=lambda r, results=results: results.append(float(r)),
+                          moves=ONE_THREAD + f"; pairwise sum, {accumulator} accumulator"))
     return Problem({"element_type": "float32", "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
                     "seed": seed, "exact_sum": float(exact), "sum_abs": sum_abs, "max_abs_prefix_sum": max_prefix},
                    cases)
@@ -280,7 +283,7 @@ def build_maximum(np, size, seed):
     expected = np.where(a >= b, a, b)
     v = _variant(MAXIMUM, "mdrange-auto")
     case = Case(v, lambda: np.maximum(a, b, out=c),
-                lambda r: mismatch_verdict(int(np.count_nonzero(r != expected))), 12 * a.size)
+                _equal(np, expected), 12 * a.size)
     if size == (32, 32, 32):
         case.extra["document"] = "np.maximum: 172 us at 32^3"
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
@@ -398,7 +401,7 @@ def build_add(np, size, seed):
     for t, x, y, expected in (("i64", x64, y64, 3 * x64),
                               ("f32", x32, y32, (x32.astype(np.float64) + y32.astype(np.float64)).astype(np.float32))):
         out = np.empty_like(x)
-        check = (lambda r, expected=expected: mismatch_verdict(int(np.count_nonzero(r != expected))))
+        check = _equal(np, expected)
         per = 3 * x.itemsize * n
         cases.append(Case(_variant(ADD, t), lambda x=x, y=y, out=out: np.add(x, y, out=out), check, per))
         cases.append(Case(_variant(ADD, t + "-new"), lambda x=x, y=y: x + y, check, per,
@@ -415,7 +418,7 @@ def build_mat_add(np, size, seed):
     c = np.full(size, np.nan, np.float32)
     expected = (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32)
     case = Case(_variant(MAT_ADD, "mdrange-auto"), lambda: np.add(a, b, out=c),
-                lambda r: mismatch_verdict(int(np.count_nonzero(r != expected))), 12 * a.size)
+                _equal(np, expected), 12 * a.size)
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
 
 
@@ -431,7 +434,7 @@ def build_row_sum(np, size, seed):
     tolerance = 2.0 * (columns - 1 if columns > 1 else 0) + 1
     cases = [
         Case(_variant(ROW_SUM, "team-int32"), lambda: ints.sum(axis=1, dtype=np.int64),
-             lambda r: mismatch_verdict(int(np.count_nonzero(r != int_sums))), ints.size * 4 + rows * 8),
+             _equal(np, int_sums), ints.size * 4 + rows * 8),
         Case(_variant(ROW_SUM, "team-float32"), lambda: floats.sum(axis=1),
              lambda r: relative_error_verdict(np, r, float_sums, tolerance, 2.0**-24), floats.size * 4 + rows * 4),
     ]
@@ -518,8 +521,7 @@ def build_histogram(np, size, seed):
         edges = np.linspace(-4.0, 4.0, bins + 1).astype(x.dtype)
         index = np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1)
         expected = np.bincount(index, minlength=bins)
-        check = (lambda r, expected=expected: mismatch_verdict(int(np.count_nonzero(r[0] != expected)),
-                                                               "bins differ"))
+        check = _equal(np, expected, "bins differ", lambda r: r[0])
         cases.append(Case(_variant(HISTOGRAM, f"private-{bins}"),
                           lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)), check, 4 * n))
     return Problem({"element_type": "float32", "seed": seed, "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
@@ -572,8 +574,8 @@ def build_pi(np, size, seed):
 
     case = Case(_variant(PI, "xorshift64"), count_inside, check, 0,
                 moves=ONE_THREAD + f"; PCG64 float32 uniforms in chunks of {PI_CHUNK} points",
-                extra={"generator": "numpy.random.default_rng(seed): PCG64, float32 uniforms"})
-    case.record = lambda inside: estimates.append(4.0 * inside / n if n else 0.0)
+                extra={"generator": "numpy.random.default_rng(seed): PCG64, float32 uniforms"},
+                keep=lambda inside: estimates.append(4.0 * inside / n if n else 0.0))
     return Problem({"seed": seed, "streams": streams, "samples_per_stream": per_stream,
                     "standard_error": standard_error, "bound_in_standard_errors": 5.0}, [case])
 
@@ -714,8 +716,7 @@ def run_context(np, threads, imported_before):
         "tool": "tools/nbk-numpy",
         "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
     }
-    for name in THREAD_VARIABLES:
-        context[name] = os.environ.get(name, "unset")
+    context.update({name: os.environ.get(name, "unset") for name in THREAD_VARIABLES})
     try:
         umath = np.core._multiarray_umath
         context["numpy_simd_baseline"] = list(umath.__cpu_baseline__)
@@ -1029,43 +1030,36 @@ def prepare_out(path):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = parse_args(argv)
-        plan = {name: sizes_of(args, WORKLOADS[name]) for name in args.names}
+        return run(sys.argv[1:] if argv is None else argv)
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
+
+
+def run(argv):
+    args = parse_args(argv)
+    plan = {name: sizes_of(args, WORKLOADS[name]) for name in args.names}
     if args.list:
         list_workloads(args, plan)
         return 0
     imported_before = "numpy" in sys.modules
-    for name in THREAD_VARIABLES:
-        os.environ[name] = str(args.threads_value)
+    os.environ.update(dict.fromkeys(THREAD_VARIABLES, str(args.threads_value)))
     try:
         import numpy as np
     except ImportError as e:
         print(f"{PROG}: NumPy is not available to {sys.executable} ({e}; Debian: apt-get install python3-numpy): "
               "no reference run, nothing written", file=sys.stderr)
         return 0
-    try:
-        prepare_out(args.out)
-    except UsageError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
+    prepare_out(args.out)
     context = run_context(np, args.threads_value, imported_before)
     print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "
           f"{args.threads_value} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
     probe = memcpy_probe(np, args.probe_value)
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_value} doubles per array)", flush=True)
-    failed = []
-    for name, sizes in plan.items():
-        w = WORKLOADS[name]
-        reps = args.repetitions_value or w.repetitions
-        ok = run_workload(np, w, sizes, reps, args.seed_value, context, probe, args.out,
-                          lambda line: print(line, flush=True))
-        if not ok:
-            failed.append(name)
+    failed = [name for name, sizes in plan.items() if not run_workload(
+        np, WORKLOADS[name], sizes, args.repetitions_value or WORKLOADS[name].repetitions, args.seed_value, context,
+        probe, args.out, lambda line: print(line, flush=True))]
     print(f"{PROG}: wrote {len(args.names)} file(s) to {args.out}", file=sys.stderr)
     if failed:
         print(f"{PROG}: verification FAILED in {', '.join(failed)}", file=sys.stderr)
