@@ -244,10 +244,7 @@ def experiment_tables(doc, data):
               if r.get("status") not in (None, "verified", "skipped")]
     if failed:
         doc.p("**Not verified:** " + ", ".join(failed) + ".")
-    # "sweeps": one per host/device variant pair; "sweep": files written before there could be several.
-    sweeps = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
-    sweeps = [s for s in sweeps if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
-    for sweep in sweeps:
+    for sweep in summary.sweeps_of(data):
         sweep_tables(doc, sweep)
 
 
@@ -255,16 +252,15 @@ def sweep_tables(doc, sweep):
     host, device = sweep.get("host_space") or "host", sweep.get("device_space") or "device"
     if sweep.get("host_variant"):
         host, device = f"{sweep['host_variant']} on {host}", f"{sweep.get('device_variant')} on {device}"
+
     def wins(key, how):
         at = sweep.get(key)
-        if isinstance(at, dict):
-            return f"{device} is faster from {at.get('size')} ({at.get('elements')} elements) {how}"
-        return f"{host} is faster at the largest size {how}" if sweep.get("device_space") else None
+        return f"{device} is faster from {at.get('size')} ({at.get('elements')} elements) {how}" \
+            if isinstance(at, dict) else f"{host} is faster at the largest size {how}"
 
-    said = [t for t in (wins("device_wins_from_resident", "with data resident"),
-                        wins("device_wins_from_with_transfers", "with transfers in every call")) if t]
-    if not sweep.get("device_space"):
-        said = [str(sweep.get("note") or "no device in this build")]
+    said = [wins("device_wins_from_resident", "with data resident"),
+            wins("device_wins_from_with_transfers", "with transfers in every call")] \
+        if sweep.get("device_space") else [str(sweep.get("note") or "no device in this build")]
     doc.p(f"**Crossover sweep**, {host} against {device}: " + "; ".join(said) + ".")
     rows = [[p.get("size", "-"), str(p.get("elements", "-")), format_value("host_s", p.get("host_s")),
              format_value("device_s", p.get("device_resident_s")),

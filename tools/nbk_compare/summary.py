@@ -153,7 +153,9 @@ def crossover(points):
     return wins_from
 
 
-def _sweeps(data):
+def sweeps_of(data):
+    """A program's size sweeps: "sweeps", one per host/device variant pair; "sweep" in files
+    written before there could be several."""
     found = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
     return [s for s in found if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
 
@@ -179,7 +181,7 @@ def crossovers(runs):
     found = {}
     for run in runs:
         for experiment, (_, data) in run.programs.items():
-            for sweep in _sweeps(data):
+            for sweep in sweeps_of(data):
                 key = (experiment, sweep.get("host_variant") or "")
                 c = found.setdefault(key, Crossover(*key))
                 c.sweeps[run.label] = sweep
