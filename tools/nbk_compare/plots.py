@@ -46,8 +46,6 @@ def available():
         return False
 
 
-_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22", "#17becf"]
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 _STYLES = ["-", "--", ":", "-."]
 
@@ -102,7 +100,7 @@ def plot_speedup(cmp, path, rows=None):
                 marks.append("" if cell.significant is None else "*" if cell.significant else "?")
                 tested = tested or cell.significant is not None
         values += xs
-        color = _COLORS[cmp.columns.index(c) % len(_COLORS)]
+        color = f"C{cmp.columns.index(c) % 10}"
         # Bars start at 1x, so a slowdown points left and a speed-up right (on a log axis a
         # bar from the axis edge would make 0.5x look like a gain).
         ax.barh(ys, [x - 1.0 for x in xs], left=1.0, height=height * 0.9, color=color, label=c.label)
@@ -152,7 +150,7 @@ def plot_bandwidth(cmp, path, rows=None):
         fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), constrained_layout=True)
     axes = fig.subplots(len(panels), 1, squeeze=False, gridspec_kw={"height_ratios": heights})[:, 0]
     for ax, (c, cells) in zip(axes, panels):
-        color = _COLORS[cmp.columns.index(c) % len(_COLORS)]
+        color = f"C{cmp.columns.index(c) % 10}"
         ref = c.reference
         xs = [cell.gbps for _, cell in cells]
         colors = [("#444444" if ref is not None and cell.run is ref else color) for _, cell in cells]
@@ -202,10 +200,7 @@ def plot_sweep(cmp, experiment, path):
     """Time against size, log-log: colour per variant, line style and marker per column."""
     Figure, Canvas, ticker = _matplotlib()
     rows = [r for r in cmp.rows if r.experiment == experiment and re.fullmatch(r"\d+", r.size or "")]
-    variants = []
-    for r in rows:
-        if r.variant not in variants:
-            variants.append(r.variant)
+    variants = list(dict.fromkeys(r.variant for r in rows))
     fig = Figure(figsize=(9, 5.5))
     ax = fig.add_subplot()
     curves = 0
@@ -217,26 +212,19 @@ def plot_sweep(cmp, experiment, path):
                 continue
             xs, ys = zip(*points)
             label = f"{variant} / {c.label}" if variant else c.label
-            ax.plot(xs, ys, color=_COLORS[vi % len(_COLORS)], linestyle=_STYLES[ci % len(_STYLES)],
+            ax.plot(xs, ys, color=f"C{vi % 10}", linestyle=_STYLES[ci % len(_STYLES)],
                     marker=_MARKERS[ci % len(_MARKERS)], label=label)
             curves += 1
     if not curves:
         return None
     times = [y for line in ax.get_lines() for y in line.get_ydata()]
-    _time_against_size(ax, ticker, times, "size (benchmark argument: elements)",
-                       "median time per iteration (log scale)", f"{experiment}: time against size (log-log)")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="variant / space")
-    return _save(fig, Canvas, path)
-
-
-def _time_against_size(ax, ticker, times, xlabel, ylabel, title):
-    """Log-log axes of time against size: powers of two along x, whole decades of time along y."""
     _style_time_axes(ax, ticker)
     ax.set_ylim(10 ** math.floor(math.log10(min(times))), 10 ** math.ceil(math.log10(max(times))))
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set(xlabel="size (benchmark argument: elements)", ylabel="median time per iteration (log scale)",
+           title=f"{experiment}: time against size (log-log)")
     ax.grid(which="minor", alpha=0.1)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="variant / space")
+    return _save(fig, Canvas, path)
 
 
 def _style_time_axes(ax, ticker, title=None):
@@ -367,7 +355,7 @@ def plot_run_times(runs, lines, path):
         for i, (label, style, marker, pick) in enumerate(curves):
             xy = _curves_by_size(mine, pick)
             if xy:
-                ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=_COLORS[i % len(_COLORS)],
+                ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=f"C{i % 10}",
                         label=label)
             if label.startswith("CPU"):
                 for n, t in xy:
@@ -401,7 +389,7 @@ def plot_run_bandwidth(runs, lines, path):
             ax.set_axis_off()
             return
         ys = range(len(bars))
-        ax.barh(ys, [e.gbps for e in bars], color=[_COLORS[runs.index(e.run) % len(_COLORS)] for e in bars], height=0.6)
+        ax.barh(ys, [e.gbps for e in bars], color=[f"C{runs.index(e.run) % 10}" for e in bars], height=0.6)
         for y, e in zip(ys, bars):
             if e.reference:
                 ax.plot([e.reference.gbps] * 2, [y - 0.4, y + 0.4], color="black", linewidth=1.5)
@@ -441,7 +429,7 @@ def plot_run_sweeps(found, path):
                 xy = sorted((p["elements"], p[key]) for p in sweep["points"] if isinstance(p, dict)
                             and isinstance(p.get("elements"), int) and isinstance(p.get(key), (int, float)) and p[key] > 0)
                 if xy:
-                    ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=3, color=_COLORS[i % len(_COLORS)],
+                    ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=3, color=f"C{i % 10}",
                             label=name)
                 i += 1
         marks = [(res, f"{gpu} resident beats {cpu}") for cpu, gpu, res, _ in c.across if res]
