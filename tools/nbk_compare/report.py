@@ -115,10 +115,8 @@ def format_value(key, value):
 
 
 def _bytes(n):
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
+    return next((f"{n / scale:.1f} {unit}" for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
+                 if n >= scale), f"{n} B")
 
 
 def _is_scalar(v):
@@ -128,11 +126,7 @@ def _is_scalar(v):
 def _table_of_records(records):
     """Rows of dicts -> (headers, rows); identity keys first, the rest in order of appearance;
     nested objects left out (returned separately)."""
-    keys = []
-    for r in records:
-        for k, v in r.items():
-            if k not in keys and _is_scalar(v):
-                keys.append(k)
+    keys = list(dict.fromkeys(k for r in records for k, v in r.items() if _is_scalar(v)))
     keys = [k for k in ID_KEYS if k in keys] + [k for k in keys if k not in ID_KEYS]
     rows = [[format_value(k, r.get(k)) if k in r else "-" for k in keys] for r in records]
     return keys, rows
@@ -171,14 +165,11 @@ def render_object(doc, obj, level, path="", fold=True):
             if others:
                 doc.p(f"`{json.dumps(others)[:500]}`")
         elif isinstance(v, dict):
+            doc.h(level, where)
             if v and all(isinstance(x, dict) and all(_is_scalar(y) for y in x.values()) for x in v.values()):
-                doc.h(level, where)
-                keys = []
-                for x in v.values():
-                    keys += [kk for kk in x if kk not in keys]
+                keys = list(dict.fromkeys(kk for x in v.values() for kk in x))
                 doc.table([""] + keys, [[name] + [format_value(kk, x.get(kk)) for kk in keys] for name, x in v.items()])
             else:
-                doc.h(level, where)
                 render_object(doc, v, level + 1, where)
 
 
