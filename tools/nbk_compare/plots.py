@@ -112,8 +112,7 @@ def plot_speedup(cmp, path, rows=None):
     left = lo / 4 if lo < 1 else 0.7  # room for labels left of slowdowns, if any
     ax.set_xlim(left, hi * 4)
     ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([_row_label(r) for r in rows], fontsize=8)
+    ax.set_yticks(range(len(rows)), [_row_label(r) for r in rows], fontsize=8)
     ax.invert_yaxis()
     decades = math.log10(hi * 4) - math.log10(left)
     ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3 else (1.0,)))
@@ -144,10 +143,7 @@ def plot_bandwidth(cmp, path, rows=None):
     if not panels:
         return None
     heights = [max(len(cells), 3) + 1.5 for _, cells in panels]
-    try:
-        fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), layout="constrained")
-    except TypeError:  # matplotlib < 3.5
-        fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), constrained_layout=True)
+    fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), layout="constrained")
     axes = fig.subplots(len(panels), 1, squeeze=False, gridspec_kw={"height_ratios": heights})[:, 0]
     for ax, (c, cells) in zip(axes, panels):
         color = f"C{cmp.columns.index(c) % 10}"
@@ -167,8 +163,7 @@ def plot_bandwidth(cmp, path, rows=None):
             ax.axvline(ref.gbps, color="#444444", linestyle="--", linewidth=1)
             top = max(top, ref.gbps)
         ax.set_xlim(0, top * 1.3)
-        ax.set_yticks(range(len(cells)))
-        ax.set_yticklabels([_row_label(r) for r, _ in cells], fontsize=8)
+        ax.set_yticks(range(len(cells)), [_row_label(r) for r, _ in cells], fontsize=8)
         pad = (max(len(cells), 3) - len(cells)) / 2  # a lone bar stays thin, centred
         ax.set_ylim(len(cells) - 0.5 + pad, -0.5 - pad)  # first row at the top
         ref_text = (f"dashed = {_ref_label(ref, c)}, {format_gbps(ref.gbps)} GB/s = 100%"
@@ -402,8 +397,7 @@ def plot_run_bandwidth(runs, lines, path):
             ax.set_xlim(min(values) / 2, max(values) * 8)
         else:
             ax.set_xlim(0, max(values) * 1.45)
-        ax.set_yticks(list(ys))
-        ax.set_yticklabels([f"{e.space}@{e.run.label}" for e in bars], fontsize=7)
+        ax.set_yticks(list(ys), [f"{e.space}@{e.run.label}" for e in bars], fontsize=7)
         ax.invert_yaxis()
         ax.tick_params(axis="x", labelsize=7)
         ax.set_title(f"{line.experiment} {format_size(line.size)}: GB/s", fontsize=9, loc="left")
