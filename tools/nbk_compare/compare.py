@@ -335,19 +335,12 @@ def render_text_table(groups, rows, blank_between=None, left=None):
 
 
 def render_comparison_text(cmp):
-    groups, rows = comparison_table(cmp)
-    out = ["files: " + ", ".join(f"{f.label} = {f.path}" for f in cmp.files), ""]
-    out.append(render_text_table(groups, rows, blank_between=0))
-    out.append("")
-    out += cmp.legend()
-    errs = errors_of(cmp)
-    if errs:
-        out.append("errors (not comparable):")
-        out += [f"  {name}: {msg}" for name, msg in errs]
-    lacking = cmp.not_comparable()
-    if lacking:
-        out.append("not comparable ('-' in the table):")
-        out += [f"  {row.family} {row.size_label}: {why}" for row, why in lacking]
+    out = ["files: " + ", ".join(f"{f.label} = {f.path}" for f in cmp.files), "",
+           render_text_table(*comparison_table(cmp), blank_between=0), ""] + cmp.legend()
+    if errs := errors_of(cmp):
+        out += ["errors (not comparable):"] + [f"  {name}: {msg}" for name, msg in errs]
+    if lacking := cmp.not_comparable():
+        out += ["not comparable ('-' in the table):"] + [f"  {row.family} {row.size_label}: {why}" for row, why in lacking]
     return "\n".join(out) + "\n"
 
 
@@ -475,40 +468,33 @@ class Regression:
 
 
 def render_regress_text(reg):
-    headers = ["benchmark", "before", "after", "change", "p", "verdict"]
-    rows = []
-    for r in reg.rows:
-        rows.append([
-            r.name,
-            MISSING if r.before is None else ("error" if r.before.error else format_time(r.before.time)),
-            MISSING if r.after is None else ("error" if r.after.error else format_time(r.after.time)),
-            MISSING if r.change is None else f"{r.change * 100:+.1f}%",
-            format_p(r.p_value), r.verdict,
-        ])
-    text = render_text_table([("", headers[:1]), ("", headers[1:])], rows, left=[0, 5])
+    def time(run):
+        return MISSING if run is None else "error" if run.error else format_time(run.time)
+
+    rows = [[r.name, time(r.before), time(r.after), MISSING if r.change is None else f"{r.change * 100:+.1f}%",
+             format_p(r.p_value), r.verdict] for r in reg.rows]
+    text = render_text_table([("", ["benchmark"]), ("", ["before", "after", "change", "p", "verdict"])], rows,
+                             left=[0, 5])
     text = "\n".join(text.splitlines()[1:])  # no group line
     out = [f"before: {reg.before_file.path}", f"after:  {reg.after_file.path}",
            f"threshold {reg.threshold * 100:g}% slower, alpha {reg.alpha} (two-sided Mann-Whitney U "
            f"on the repetitions' times)", "", text, ""]
     out += reg.notes()
     fails = reg.failures
-    if fails:
-        out.append(f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails))
-    else:
-        out.append("no regression")
+    out.append(f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails) if fails else "no regression")
     return "\n".join(out) + "\n"
 
 
 def regress_records(reg):
-    return [{
-        "name": r.name,
-        "before_s": None if r.before is None or r.before.error else r.before.time,
-        "after_s": None if r.after is None or r.after.error else r.after.time,
-        "before_repetitions": r.before.repetitions if r.before else None,
-        "after_repetitions": r.after.repetitions if r.after else None,
-        "change": r.change, "p_value": r.p_value, "test": r.test,
-        "verdict": r.verdict, "regression": r.failed,
-    } for r in reg.rows]
+    return [{"name": r.name, "before_s": _time(r.before), "after_s": _time(r.after),
+             "before_repetitions": r.before.repetitions if r.before else None,
+             "after_repetitions": r.after.repetitions if r.after else None,
+             "change": r.change, "p_value": r.p_value, "test": r.test, "verdict": r.verdict, "regression": r.failed}
+            for r in reg.rows]
+
+
+def _time(run):
+    return None if run is None or run.error else run.time
 
 
 def regress_json(reg):
