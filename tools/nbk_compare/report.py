@@ -289,7 +289,6 @@ def _lookup(programs, spec):
     return node
 
 
-
 def published_section(doc, runs, published_path=PUBLISHED):
     try:
         with open(published_path, encoding="utf-8") as f:
@@ -311,20 +310,17 @@ def published_section(doc, runs, published_path=PUBLISHED):
 
 
 def _figure_text(fig, value):
-    if value is None:
-        return "-"
-    if fig.get("unit") == "s":
-        return cmpmod.format_time(value) if isinstance(value, (int, float)) else "-"
-    return format_value("", value)
+    if fig.get("unit") != "s" or value is None:
+        return "-" if value is None else format_value("", value)
+    return cmpmod.format_time(value) if isinstance(value, (int, float)) else "-"
 
 
 def _ratio_text(fig, ours):
     published = fig.get("published")
     if fig.get("unit") != "s":
         return ""
-    if isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float)):
-        return cmpmod.format_ratio(published / ours)
-    return "-"
+    ok = isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float))
+    return cmpmod.format_ratio(published / ours) if ok else "-"
 
 
 # ---------------------------------------------------------------------------------- machine
@@ -649,11 +645,10 @@ that are not results are listed in the page. Plots need matplotlib (else skipped
 def _newest_run(preset_dir):
     """The newest folder of preset_dir/runs (by run.json's start, then name), else preset_dir."""
     root = os.path.join(preset_dir, "runs")
-    folders = [os.path.join(root, n) for n in os.listdir(root)] if os.path.isdir(root) else []
-    folders = [f for f in folders if os.path.isdir(f)]
-    if not folders:
-        return preset_dir
-    return max(folders, key=lambda f: (str((record.read_context(f) or {}).get("started_utc", "")), f))
+    folders = [f for f in (os.path.join(root, n) for n in os.listdir(root)) if os.path.isdir(f)] \
+        if os.path.isdir(root) else []
+    return max(folders, key=lambda f: (str((record.read_context(f) or {}).get("started_utc", "")), f),
+               default=preset_dir)
 
 
 def _parser():
