@@ -293,44 +293,25 @@ def render_text_table(groups, rows, blank_between=None, left=None):
     """Aligned text: a line of group labels over their sub-columns, then sub-headers. Columns
     in `left` (indexes; default: the first group's) are left-aligned, the others right."""
     headers = [h for _, subs in groups for h in subs]
-    widths = [len(h) for h in headers]
-    for r in rows:
-        widths = [max(w, len(v)) for w, v in zip(widths, r)]
-    # widen groups whose label is longer than their columns
-    i = 0
+    widths = [max(len(v) for v in column) for column in zip(headers, *rows)]
+    spans, i = [], 0  # each group's columns, the last widened to its label
     for label, subs in groups:
-        span = sum(widths[i:i + len(subs)]) + 2 * (len(subs) - 1)
-        if len(label) > span:
-            widths[i + len(subs) - 1] += len(label) - span
+        spans.append(range(i, i + len(subs)))
+        widths[i + len(subs) - 1] += max(0, len(label) - sum(widths[k] for k in spans[-1]) - 2 * (len(subs) - 1))
         i += len(subs)
-    sep = " | "
+    left = set(range(len(groups[0][1])) if left is None else left)
 
-    def join(values, align_left):
-        out, i = [], 0
-        for _, subs in groups:
-            parts = []
-            for k in range(len(subs)):
-                v = values[i + k]
-                parts.append(v.ljust(widths[i + k]) if align_left[i + k] else v.rjust(widths[i + k]))
-            out.append("  ".join(parts))
-            i += len(subs)
-        return sep.join(out).rstrip()
+    def join(values):
+        return " | ".join("  ".join(values[k].ljust(widths[k]) if k in left else values[k].rjust(widths[k])
+                                    for k in span) for span in spans).rstrip()
 
-    group_line, i = [], 0
-    for label, subs in groups:
-        span = sum(widths[i:i + len(subs)]) + 2 * (len(subs) - 1)
-        group_line.append(label.ljust(span))
-        i += len(subs)
-    left = set(range(len(groups[0][1]))) if left is None else set(left)
-    align = [i in left for i in range(len(headers))]
-    lines = [sep.join(group_line).rstrip(), join(headers, align)]
+    lines = [" | ".join(label.ljust(sum(widths[k] for k in span) + 2 * (len(span) - 1))
+                        for (label, _), span in zip(groups, spans)).rstrip(), join(headers)]
     lines.append("-" * max(len(line) for line in lines))
-    previous = None
-    for r in rows:
-        if blank_between is not None and previous is not None and r[blank_between] != previous:
+    for n, r in enumerate(rows):
+        if blank_between is not None and n and r[blank_between] != rows[n - 1][blank_between]:
             lines.append("")
-        previous = None if blank_between is None else r[blank_between]
-        lines.append(join(r, align))
+        lines.append(join(r))
     return "\n".join(lines)
 
 
