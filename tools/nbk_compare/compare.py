@@ -252,36 +252,23 @@ def _sorted_rows(rows):
 
 def comparison_table(cmp):
     """Header groups, sub-headers and rows of strings for the text and Markdown tables."""
-    groups = [("", ["experiment", "variant", "size"])]
-    for c in cmp.columns:
-        subs = ["time", "spread", "GB/s"]
-        if c is not cmp.baseline:
-            subs.append(f"vs {cmp.baseline.label}")
-        groups.append((c.label, subs))
     kinds = {c.spread[0] for r in cmp.rows for c in r.cells.values() if c.spread[0]}
     one_kind = kinds.pop() if len(kinds) == 1 else None
-    if one_kind:
-        for _, subs in groups[1:]:
-            subs[1] = one_kind
-    rows = []
-    for row in cmp.rows:
-        line = [row.experiment, row.variant or MISSING, row.size_label or MISSING]
-        for c in cmp.columns:
-            cell = row.cells.get(c.label)
-            n = 3 if c is cmp.baseline else 4
-            if cell is None:
-                line += [MISSING] * n
-            elif cell.error:
-                line += ["error"] + [""] * (n - 1)
-            else:
-                kind, rel, _ = cell.spread
-                spread = MISSING if rel is None else format_pct(rel) if one_kind else f"{kind} {format_pct(rel)}"
-                line += [format_time(cell.time), spread,
-                         format_gbps(cell.gbps)]
-                if n == 4:
-                    mark = "" if cell.significant is None else "*" if cell.significant else "?"
-                    line.append(format_ratio(cell.speedup) + mark)
-        rows.append(line)
+    groups = [("", ["experiment", "variant", "size"])] + [
+        (c.label, ["time", one_kind or "spread", "GB/s"] + ([] if c is cmp.baseline else [f"vs {cmp.baseline.label}"]))
+        for c in cmp.columns]
+
+    def cells(cell, n):
+        if cell is None or cell.error:
+            return [MISSING] * n if cell is None else ["error"] + [""] * (n - 1)
+        kind, rel, _ = cell.spread
+        mark = "" if cell.significant is None else "*" if cell.significant else "?"
+        return [format_time(cell.time), MISSING if rel is None else format_pct(rel) if one_kind
+                else f"{kind} {format_pct(rel)}", format_gbps(cell.gbps), format_ratio(cell.speedup) + mark][:n]
+
+    rows = [[row.experiment, row.variant or MISSING, row.size_label or MISSING]
+            + [v for c in cmp.columns for v in cells(row.cells.get(c.label), 3 if c is cmp.baseline else 4)]
+            for row in cmp.rows]
     return groups, rows
 
 
