@@ -462,38 +462,29 @@ def experiment_comparison(doc, runs, experiment):
     cpus = summary.cpu_runs(runs)
     best_cpu = {size: summary._best(e for e in entries if e.size == size and e.cpu_variant and e.run in cpus)
                 for _, size in keys}
-    headers = ["variant", "size"]
-    for run, space in columns:
-        headers.append(f"{space}@{run.label}" if several else space)
-        if on_device(space):
-            headers.append(f"vs best CPU ({space}@{run.label})" if several else f"vs best CPU ({space})")
-    rows = []
-    for variant, size in keys:
-        row = [variant, format_size(size)]
-        for run, space in columns:
-            e = cells.get((variant, size, run.label, space))
-            row.append(_cell_text(e) if e else "-")
-            if on_device(space):
-                base = best_cpu.get(size)
-                row.append(cmpmod.format_ratio(base.time / e.time) if e and e.usable and base else "-")
-        rows.append(row)
+
+    def name(run, space):
+        return f"{space}@{run.label}" if several else space
+
+    def values(run, space, e, base):
+        """A column's cell, and the speed-up over the best CPU beside a device's."""
+        return [_cell_text(e) if e else "-"] + ([cmpmod.format_ratio(base.time / e.time) if e and e.usable and base
+                                                 else "-"] if on_device(space) else [])
+
+    headers = ["variant", "size"] + [h for run, space in columns for h in [name(run, space)] + (
+        [f"vs best CPU ({name(run, space)})"] if on_device(space) else [])]
+    rows = [[variant, format_size(size)] + [v for run, space in columns for v in values(
+        run, space, cells.get((variant, size, run.label, space)), best_cpu.get(size))] for variant, size in keys]
     doc.table(headers, rows, right=range(2, len(headers)))
-    refs = {}
-    for e in entries:
-        if e.reference:
-            refs[f"{e.reference.kind} {e.reference.space}@{e.run.label}"] = e.reference.gbps
-    notes = []
-    if refs:
-        notes.append("Each % is of its own run's probe of that space: " + "; ".join(
-            f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link.")
+    refs = {f"{e.reference.kind} {e.reference.space}@{e.run.label}": e.reference.gbps for e in entries if e.reference}
+    notes = ["Each % is of its own run's probe of that space: " + "; ".join(
+        f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] if refs else []
     best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {cmpmod.format_time(b.time)}"
             for s, b in best_cpu.items() if b]
     if best and any(on_device(space) for _, space in columns):
         notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in "
-                     + ", ".join(r.label for r in cpus)
-                     + " / this time (" + "; ".join(best) + ").")
-    missing = [r.label for r in runs if not r.files_of(experiment)]
-    if missing:
+                     + ", ".join(r.label for r in cpus) + " / this time (" + "; ".join(best) + ").")
+    if missing := [r.label for r in runs if not r.files_of(experiment)]:
         notes.append(f"Not run in {', '.join(missing)}.")
     if several:
         notes.append("`-`: not measured in that run at that size (a variant or size the other runs lack).")
