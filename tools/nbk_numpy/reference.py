@@ -702,27 +702,16 @@ def run_context(np, threads, imported_before):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     np.ones((4, 4), np.float32) @ np.ones((4, 4), np.float32)  # a BLAS loaded lazily is loaded now
     blas, blas_path, blas_threads = blas_info()
-    context = {
-        "host_name": socket.gethostname(),
-        "cpu_model": record.cpu_model() or platform.processor() or "unknown",
-        "date_utc": now,
-        "execution_spaces": [SPACE],
-        "default_execution_space": SPACE,
-        "host_concurrency": os.cpu_count(),
-        "OMP_PROC_BIND": os.environ.get("OMP_PROC_BIND", "unset"),
-        "OMP_PLACES": os.environ.get("OMP_PLACES", "unset"),
-        "threads": threads,
-        "numpy_version": np.__version__,
-        "python_version": platform.python_version(),
-        "python_executable": sys.executable,
-        "blas": blas,
-        "blas_library": blas_path,
+    context = {  # written with sorted keys
+        "host_name": socket.gethostname(), "cpu_model": record.cpu_model() or platform.processor() or "unknown",
+        "date_utc": now, "execution_spaces": [SPACE], "default_execution_space": SPACE,
+        "host_concurrency": os.cpu_count(), "threads": threads, "numpy_version": np.__version__,
+        "python_version": platform.python_version(), "python_executable": sys.executable,
+        "blas": blas, "blas_library": blas_path,
         "blas_threads": blas_threads,  # as the library reports it; null: it cannot say
-        "random_generator": "numpy.random.default_rng(seed): PCG64",
-        "tool": "tools/nbk-numpy",
+        "random_generator": "numpy.random.default_rng(seed): PCG64", "tool": "tools/nbk-numpy",
         "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
-    }
-    context.update({name: os.environ.get(name, "unset") for name in THREAD_VARIABLES})
+        **{name: os.environ.get(name, "unset") for name in ("OMP_PROC_BIND", "OMP_PLACES") + THREAD_VARIABLES}}
     try:
         umath = np.core._multiarray_umath
         context["numpy_simd_baseline"] = list(umath.__cpu_baseline__)
@@ -786,15 +775,9 @@ def result_row(workload, case, size, elements, repetitions, timing, verdict, pro
     memcpy = probe.get("memcpy_gb_per_s") if probe else None
     row["fraction_of_memcpy"] = row["gb_per_s"] / memcpy if memcpy and case.bytes_per_call else None
     if case.flops:
-        row["flops_per_call"] = case.flops
-        row["gflop_per_s"] = case.flops / best * 1e-9 if best > 0 else 0.0
-    for k, val in case.extra.items():
-        if k != "document":
-            row[k] = val
-    if note:
-        row["note"] = note
-    row.update(verdict.details)
-    return row
+        row.update(flops_per_call=case.flops, gflop_per_s=case.flops / best * 1e-9 if best > 0 else 0.0)
+    row.update({k: v for k, v in case.extra.items() if k != "document"}, **({"note": note} if note else {}))
+    return dict(row, **verdict.details)
 
 
 def _finite(obj):
