@@ -81,30 +81,28 @@ def plot_speedup(cmp, path, rows=None):
     """Horizontal grouped bars, log scale: baseline time / time for each non-baseline column
     (of `rows`, default all)."""
     Figure, Canvas, ticker = _matplotlib()
+    def speedup(r, c):
+        return r.cells.get(c.label) and r.cells[c.label].speedup
+
     others = [c for c in cmp.columns if c is not cmp.baseline]
-    rows = [r for r in (cmp.rows if rows is None else rows) if any(r.cells.get(c.label) and r.cells[c.label].speedup for c in others)]
+    rows = [r for r in (cmp.rows if rows is None else rows) if any(speedup(r, c) for c in others)]
     if not rows:
         return None
-    used = [c for c in others if any(r.cells.get(c.label) and r.cells[c.label].speedup for r in rows)]
+    used = [c for c in others if any(speedup(r, c) for r in rows)]
     height = 0.8 / len(used)
     fig = Figure(figsize=(10, 1.6 + 0.32 * len(rows) * max(1, len(used) * 0.7)))
     ax = fig.add_subplot()
-    values, tested = [], False
+    cells = [(k, c, i, r.cells[c.label]) for k, c in enumerate(used) for i, r in enumerate(rows) if speedup(r, c)]
+    values = [cell.speedup for *_, cell in cells]
+    tested = any(cell.significant is not None for *_, cell in cells)
     for k, c in enumerate(used):
-        ys, xs, marks = [], [], []
-        for i, r in enumerate(rows):
-            cell = r.cells.get(c.label)
-            if cell and cell.speedup:
-                ys.append(i - 0.4 + height * (k + 0.5))
-                xs.append(cell.speedup)
-                marks.append("" if cell.significant is None else "*" if cell.significant else "?")
-                tested = tested or cell.significant is not None
-        values += xs
-        color = f"C{cmp.columns.index(c) % 10}"
+        mine = [(i - 0.4 + height * (k + 0.5), cell) for kk, _, i, cell in cells if kk == k]
         # Bars start at 1x, so a slowdown points left and a speed-up right (on a log axis a
         # bar from the axis edge would make 0.5x look like a gain).
-        ax.barh(ys, [x - 1.0 for x in xs], left=1.0, height=height * 0.9, color=color, label=c.label)
-        for y, x, mark in zip(ys, xs, marks):
+        ax.barh([y for y, _ in mine], [cell.speedup - 1.0 for _, cell in mine], left=1.0, height=height * 0.9,
+                color=f"C{cmp.columns.index(c) % 10}", label=c.label)
+        for y, cell in mine:
+            x, mark = cell.speedup, "" if cell.significant is None else "*" if cell.significant else "?"
             ax.annotate(format_ratio(x) + mark, (x, y), xytext=(3 if x >= 1 else -3, 0), textcoords="offset points",
                         va="center", ha="left" if x >= 1 else "right", fontsize=7)
     ax.set_xscale("log")
