@@ -53,13 +53,8 @@ def split_name(name):
     dict(experiment, variant, space, size, extra) where size is the argument part ('' if
     none) and extra the option suffixes ('threads:2', ...) joined by '/'."""
     parts = name.split("/")
-    core, extra = [], []
-    for i, part in enumerate(parts):
-        if i > 0 and (_TIMING_SUFFIX.match(part) or _OPTION_SUFFIX.match(part)):
-            if not _TIMING_SUFFIX.match(part):
-                extra.append(part)
-        else:
-            core.append(part)
+    core = parts[:1] + [p for p in parts[1:] if not (_TIMING_SUFFIX.match(p) or _OPTION_SUFFIX.match(p))]
+    extra = [p for p in parts[1:] if _OPTION_SUFFIX.match(p) and not _TIMING_SUFFIX.match(p)]
     fields = {"experiment": core[0], "variant": "", "space": "", "size": ""}
     if len(core) >= 3:
         fields.update(variant=core[1], space=core[2], size="/".join(core[3:]))
