@@ -643,23 +643,15 @@ def parse_size(text, rank, where):
     """The programs' forms: N or 2^K (for rank 2 or 3 a square or cube of that edge), or
     AxB, AxBxC; every extent positive."""
     t = text.strip().lower()
-    m = re.fullmatch(r"2\^(\d+)", t)
-    try:
-        if m:
-            if int(m.group(1)) > 62:
-                raise ValueError
-            extents = [1 << int(m.group(1))] * rank
-        elif re.fullmatch(r"\d+", t):
-            extents = [int(t)] * rank
-        elif re.fullmatch(r"\d+(x\d+)+", t):
-            extents = [int(e) for e in t.split("x")]
-            if len(extents) != rank:
-                raise UsageError(f"{where}: '{text}' has {len(extents)} extents, this experiment takes {rank}")
-        else:
-            raise ValueError
-    except ValueError:
-        raise UsageError(f"{where}: '{text}' is not a size (N, 2^K" + (", AxB" if rank == 2 else ", AxBxC" if rank == 3
-                                                                      else "") + ")") from None
+    power = re.fullmatch(r"2\^(\d+)", t)
+    if power and int(power.group(1)) <= 62 or re.fullmatch(r"\d+", t):
+        extents = [1 << int(power.group(1)) if power else int(t)] * rank
+    elif re.fullmatch(r"\d+(x\d+)+", t):
+        extents = [int(e) for e in t.split("x")]
+        if len(extents) != rank:
+            raise UsageError(f"{where}: '{text}' has {len(extents)} extents, this experiment takes {rank}")
+    else:
+        raise UsageError(f"{where}: '{text}' is not a size (N, 2^K" + {2: ", AxB", 3: ", AxBxC"}.get(rank, "") + ")")
     if any(e <= 0 for e in extents):
         raise UsageError(f"{where}: '{text}': every extent must be positive")
     if math.prod(extents) >= 1 << 62:
