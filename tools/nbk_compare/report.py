@@ -139,11 +139,9 @@ def render_object(doc, obj, level, path="", fold=True):
     texts = [(k, v) for k, v in obj.items() if isinstance(v, str) and "\n" in v.strip()]
     scalars = [(k, v) for k, v in obj.items() if _is_scalar(v) and (k, v) not in texts]
     if scalars:
-        rows = [[k, format_value(k, v)] for k, v in scalars]
-        if fold and len(rows) > MAX_INLINE_ENTRIES:
-            doc.details(f"{path or 'values'} ({len(rows)} entries)").table(["key", "value"], rows)
-        else:
-            doc.table(["key", "value"], rows)
+        where = doc.details(f"{path or 'values'} ({len(scalars)} entries)") \
+            if fold and len(scalars) > MAX_INLINE_ENTRIES else doc
+        where.table(["key", "value"], [[k, format_value(k, v)] for k, v in scalars])
     for k, v in texts:  # multi-line text (Kokkos' configuration): folded, preformatted
         doc.details(f"{path}.{k}" if path else k, pre=v)
     for k, v in obj.items():
@@ -154,8 +152,7 @@ def render_object(doc, obj, level, path="", fold=True):
             records = [x for x in v if isinstance(x, dict)]
             doc.h(level, f"{where} ({len(v)} entries)" if len(v) != 1 else where)
             if records:
-                headers, rows = _table_of_records(records)
-                doc.table(headers, rows)
+                doc.table(*_table_of_records(records))
                 for i, r in enumerate(records):
                     for nk, nv in r.items():
                         if isinstance(nv, dict) and nv:
@@ -197,10 +194,8 @@ def experiment_tables(doc, data):
     """A program run of the experiment model: its statement, probes, every result row and its sweeps."""
     facts = [f"{k}: {data[k]}" for k in ("title", "document", "repetitions", "seed") if k in data]
     doc.p("; ".join(facts) + ".")
-    problems = [p for p in data.get("problems", []) if isinstance(p, dict)]
-    if problems:
-        headers, rows = _table_of_records(problems)
-        doc.table(headers, rows)
+    if problems := [p for p in data.get("problems", []) if isinstance(p, dict)]:
+        doc.table(*_table_of_records(problems))
     probes = data.get("probes")
     if isinstance(probes, dict) and probes:
         rows = [[space, format_value("gb_per_s", p.get("memcpy_gb_per_s")), format_value("gb_per_s", p.get("copy_gb_per_s")),
