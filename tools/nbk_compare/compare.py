@@ -84,7 +84,8 @@ def make_columns(files):
 
 def pick_baseline(columns, wanted):
     """Column by label, else the first column of that space. None if neither exists."""
-    return next((c for c in columns if c.label == wanted), None) or next((c for c in columns if c.space == wanted), None)
+    return next((c for c in columns if c.label == wanted), None) or \
+        next((c for c in columns if c.space == wanted), None)
 
 
 @dataclasses.dataclass(eq=False)
@@ -308,7 +309,8 @@ def render_comparison_text(cmp):
     if errs := errors_of(cmp):
         out += ["errors (not comparable):"] + [f"  {name}: {msg}" for name, msg in errs]
     if lacking := cmp.not_comparable():
-        out += ["not comparable ('-' in the table):"] + [f"  {row.family} {row.size_label}: {why}" for row, why in lacking]
+        out += ["not comparable ('-' in the table):"] + [f"  {row.family} {row.size_label}: {why}"
+                                                          for row, why in lacking]
     return "\n".join(out) + "\n"
 
 

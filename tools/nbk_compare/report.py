@@ -346,7 +346,8 @@ def _gpus(run):
     # else from run.json (nvidia-smi), else Kokkos' configuration text
     found = found or list(run.value("gpus") or []) or list(dict.fromkeys(
         f"{m.group(1)}, compute capability {m.group(2)}" for _, c in run.contexts()
-        for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)", str(c.get("kokkos_configuration", "")))))
+        for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)",
+                             str(c.get("kokkos_configuration", "")))))
     return found
 
 
@@ -473,7 +474,8 @@ def experiment_comparison(doc, runs, experiment):
     doc.table(headers, rows, right=range(2, len(headers)))
     refs = {f"{e.reference.kind} {e.reference.space}@{e.run.label}": e.reference.gbps for e in entries if e.reference}
     notes = ["Each % is of its own run's probe of that space: " + "; ".join(
-        f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] if refs else []
+        f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] \
+        if refs else []
     best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {cmpmod.format_time(b.time)}"
             for s, b in best_cpu.items() if b]
     if best and any(on_device(space) for _, space in columns):

@@ -214,7 +214,8 @@ def _where(entry, runs_shown, space=True):
 def _pct(entry):
     if entry.fraction is None:
         return "-"
-    return cmpmod.format_pct(entry.fraction) + ("" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}")
+    kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
+    return cmpmod.format_pct(entry.fraction) + kind
 
 
 def summary_table(runs, lines):
