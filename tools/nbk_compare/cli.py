@@ -56,24 +56,21 @@ def _common(parser):
                         help="write the JSON (--json), CSV (--csv) or table to FILE; the table still goes to stdout")
 
 
-def _fraction(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must lie between 0 and 1: '{text}'")
-    return value
+def _number(ok, rule):
+    """An argparse type: a float for which ok(value) holds, else the error '<rule>: '<text>''."""
+    def convert(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{rule}: '{text}'")
+        return value
+    return convert
 
 
-def _threshold(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: '{text}'")
-    return value
+_fraction = _number(lambda v: 0 < v < 1, "must lie between 0 and 1")
+_threshold = _number(lambda v: v >= 0, "must be 0 or more")
 
 
 def compare_parser():

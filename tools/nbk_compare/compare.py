@@ -1,5 +1,7 @@
 """Pairing benchmarks across spaces and files, and regression checks between two runs."""
+import collections
 import csv
+import dataclasses
 import io
 import json
 
@@ -59,14 +61,13 @@ def format_p(p):
 
 # ---------------------------------------------------------------------------------- compare
 
+@dataclasses.dataclass(eq=False)
 class Column:
-    """One space of one file."""
-
-    def __init__(self, bench_file, space, label):
-        self.file = bench_file
-        self.space = space
-        self.label = label
-        self.reference = None  # the reference Run of this column, if any
+    """One space of one file; `reference`: the Run its GB/s are judged against, if any."""
+    file: object
+    space: str
+    label: str
+    reference: object = None
 
     @property
     def runs(self):
@@ -76,54 +77,30 @@ class Column:
 def make_columns(files):
     """A column per (file, space). A space found in one file only is labelled by its name;
     one found in several files by space@file; a name without a space by the file label."""
-    count = {}
-    for f in files:
-        for space in f.spaces:
-            count[space] = count.get(space, 0) + 1
-    columns = []
-    for f in files:
-        for space in f.spaces:
-            if not space:
-                label = f.label
-            elif count[space] > 1:
-                label = f"{space}@{f.label}"
-            else:
-                label = space
-            columns.append(Column(f, space, label))
-    return columns
+    count = collections.Counter(space for f in files for space in f.spaces)
+    return [Column(f, space, f"{space}@{f.label}" if count[space] > 1 and space else space or f.label)
+            for f in files for space in f.spaces]
 
 
 def pick_baseline(columns, wanted):
     """Column by label, else the first column of that space. None if neither exists."""
-    for c in columns:
-        if c.label == wanted:
-            return c
-    for c in columns:
-        if c.space == wanted:
-            return c
-    return None
+    return next((c for c in columns if c.label == wanted), None) or \
+        next((c for c in columns if c.space == wanted), None)
 
 
+@dataclasses.dataclass(eq=False)
 class Cell:
-    def __init__(self, run, column):
-        self.run = run
-        self.column = column
-        self.speedup = None
-        self.p_value = None
-        self.test = None
-        self.significant = None
+    run: object
+    column: Column
+    speedup: float = None
+    p_value: float = None
+    test: str = None
+    significant: bool = None
 
-    @property
-    def error(self):
-        return self.run.error
-
-    @property
-    def time(self):
-        return None if self.run.error else self.run.time
-
-    @property
-    def gbps(self):
-        return None if self.run.error else self.run.gbps
+    error = property(lambda self: self.run.error)
+    time = property(lambda self: None if self.run.error else self.run.time)
+    gbps = property(lambda self: None if self.run.error else self.run.gbps)
+    spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
 
     @property
     def ref_fraction(self):
@@ -134,25 +111,14 @@ class Cell:
             return None
         return self.gbps / ref.gbps
 
-    @property
-    def spread(self):
-        return (None, None, {}) if self.run.error else self.run.spread
-
 
 class Row:
-    def __init__(self, key):
+    def __init__(self, key, order):
         self.experiment, self.variant, self.size, self.extra = key
         self.cells = {}  # column label -> Cell
-        self.order = None
-
-    @property
-    def family(self):
-        return f"{self.experiment}/{self.variant}" if self.variant else self.experiment
-
-    @property
-    def size_label(self):
-        text = format_size(self.size)
-        return f"{text} {self.extra}".strip() if self.extra else text
+        self.order = order
+        self.family = f"{self.experiment}/{self.variant}" if self.variant else self.experiment
+        self.size_label = f"{format_size(self.size)} {self.extra or ''}".strip()
 
 
 class Comparison:
@@ -176,11 +142,7 @@ class Comparison:
         rows = {}
         for c in self.columns:
             for run in c.runs:
-                row = rows.get(run.key)
-                if row is None:
-                    row = rows[run.key] = Row(run.key)
-                    row.order = len(rows)
-                row.cells[c.label] = Cell(run, c)
+                rows.setdefault(run.key, Row(run.key, len(rows) + 1)).cells[c.label] = Cell(run, c)
         self.rows = _sorted_rows(rows.values())
         for row in self.rows:
             self._speedups(row)
@@ -214,8 +176,7 @@ class Comparison:
 
     def min_repetitions(self):
         """Smallest number of per-repetition samples among tested pairs (None: no test)."""
-        ns = [len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test]
-        return min(ns) if ns else None
+        return min((len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test), default=None)
 
     def legend(self):
         lines = [
@@ -228,15 +189,20 @@ class Comparison:
         if tested:
             lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
                          f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
-            n = self.min_repetitions()
-            if n is not None and stats.min_p_value(n, n) >= self.alpha:
-                lines.append(f"note: with {n} repetitions a side the U test cannot reach p < {self.alpha} "
-                             f"(smallest p {stats.min_p_value(n, n):.3f}); run 9 repetitions.")
+            lines += _too_few(self.min_repetitions(), self.alpha, "")
         else:
             lines.append("no per-repetition times in the input (aggregates only or single runs): "
                          "no significance test; rerun without --benchmark_report_aggregates_only.")
         lines.extend(self.notes)
         return lines
+
+
+def _too_few(n, alpha, consequence):
+    """The note that n repetitions a side cannot reach significance, where they cannot."""
+    if n is None or stats.min_p_value(n, n) < alpha:
+        return []
+    return [f"note: with {n} repetitions a side the U test cannot reach p < {alpha} "
+            f"(smallest p {stats.min_p_value(n, n):.3f}){consequence}; run 9 repetitions."]
 
 
 def _contents(runs):
@@ -287,36 +253,23 @@ def _sorted_rows(rows):
 
 def comparison_table(cmp):
     """Header groups, sub-headers and rows of strings for the text and Markdown tables."""
-    groups = [("", ["experiment", "variant", "size"])]
-    for c in cmp.columns:
-        subs = ["time", "spread", "GB/s"]
-        if c is not cmp.baseline:
-            subs.append(f"vs {cmp.baseline.label}")
-        groups.append((c.label, subs))
     kinds = {c.spread[0] for r in cmp.rows for c in r.cells.values() if c.spread[0]}
     one_kind = kinds.pop() if len(kinds) == 1 else None
-    if one_kind:
-        for _, subs in groups[1:]:
-            subs[1] = one_kind
-    rows = []
-    for row in cmp.rows:
-        line = [row.experiment, row.variant or MISSING, row.size_label or MISSING]
-        for c in cmp.columns:
-            cell = row.cells.get(c.label)
-            n = 3 if c is cmp.baseline else 4
-            if cell is None:
-                line += [MISSING] * n
-            elif cell.error:
-                line += ["error"] + [""] * (n - 1)
-            else:
-                kind, rel, _ = cell.spread
-                spread = MISSING if rel is None else format_pct(rel) if one_kind else f"{kind} {format_pct(rel)}"
-                line += [format_time(cell.time), spread,
-                         format_gbps(cell.gbps)]
-                if n == 4:
-                    mark = "" if cell.significant is None else "*" if cell.significant else "?"
-                    line.append(format_ratio(cell.speedup) + mark)
-        rows.append(line)
+    groups = [("", ["experiment", "variant", "size"])] + [
+        (c.label, ["time", one_kind or "spread", "GB/s"] + ([] if c is cmp.baseline else [f"vs {cmp.baseline.label}"]))
+        for c in cmp.columns]
+
+    def cells(cell, n):
+        if cell is None or cell.error:
+            return [MISSING] * n if cell is None else ["error"] + [""] * (n - 1)
+        kind, rel, _ = cell.spread
+        mark = "" if cell.significant is None else "*" if cell.significant else "?"
+        return [format_time(cell.time), MISSING if rel is None else format_pct(rel) if one_kind
+                else f"{kind} {format_pct(rel)}", format_gbps(cell.gbps), format_ratio(cell.speedup) + mark][:n]
+
+    rows = [[row.experiment, row.variant or MISSING, row.size_label or MISSING]
+            + [v for c in cmp.columns for v in cells(row.cells.get(c.label), 3 if c is cmp.baseline else 4)]
+            for row in cmp.rows]
     return groups, rows
 
 
@@ -328,61 +281,36 @@ def render_text_table(groups, rows, blank_between=None, left=None):
     """Aligned text: a line of group labels over their sub-columns, then sub-headers. Columns
     in `left` (indexes; default: the first group's) are left-aligned, the others right."""
     headers = [h for _, subs in groups for h in subs]
-    widths = [len(h) for h in headers]
-    for r in rows:
-        widths = [max(w, len(v)) for w, v in zip(widths, r)]
-    # widen groups whose label is longer than their columns
-    i = 0
+    widths = [max(len(v) for v in column) for column in zip(headers, *rows)]
+    spans, i = [], 0  # each group's columns, the last widened to its label
     for label, subs in groups:
-        span = sum(widths[i:i + len(subs)]) + 2 * (len(subs) - 1)
-        if len(label) > span:
-            widths[i + len(subs) - 1] += len(label) - span
+        spans.append(range(i, i + len(subs)))
+        widths[i + len(subs) - 1] += max(0, len(label) - sum(widths[k] for k in spans[-1]) - 2 * (len(subs) - 1))
         i += len(subs)
-    sep = " | "
+    left = set(range(len(groups[0][1])) if left is None else left)
 
-    def join(values, align_left):
-        out, i = [], 0
-        for _, subs in groups:
-            parts = []
-            for k in range(len(subs)):
-                v = values[i + k]
-                parts.append(v.ljust(widths[i + k]) if align_left[i + k] else v.rjust(widths[i + k]))
-            out.append("  ".join(parts))
-            i += len(subs)
-        return sep.join(out).rstrip()
+    def join(values):
+        return " | ".join("  ".join(values[k].ljust(widths[k]) if k in left else values[k].rjust(widths[k])
+                                    for k in span) for span in spans).rstrip()
 
-    group_line, i = [], 0
-    for label, subs in groups:
-        span = sum(widths[i:i + len(subs)]) + 2 * (len(subs) - 1)
-        group_line.append(label.ljust(span))
-        i += len(subs)
-    left = set(range(len(groups[0][1]))) if left is None else set(left)
-    align = [i in left for i in range(len(headers))]
-    lines = [sep.join(group_line).rstrip(), join(headers, align)]
+    lines = [" | ".join(label.ljust(sum(widths[k] for k in span) + 2 * (len(span) - 1))
+                        for (label, _), span in zip(groups, spans)).rstrip(), join(headers)]
     lines.append("-" * max(len(line) for line in lines))
-    previous = None
-    for r in rows:
-        if blank_between is not None and previous is not None and r[blank_between] != previous:
+    for n, r in enumerate(rows):
+        if blank_between is not None and n and r[blank_between] != rows[n - 1][blank_between]:
             lines.append("")
-        previous = None if blank_between is None else r[blank_between]
-        lines.append(join(r, align))
+        lines.append(join(r))
     return "\n".join(lines)
 
 
 def render_comparison_text(cmp):
-    groups, rows = comparison_table(cmp)
-    out = ["files: " + ", ".join(f"{f.label} = {f.path}" for f in cmp.files), ""]
-    out.append(render_text_table(groups, rows, blank_between=0))
-    out.append("")
-    out += cmp.legend()
-    errs = errors_of(cmp)
-    if errs:
-        out.append("errors (not comparable):")
-        out += [f"  {name}: {msg}" for name, msg in errs]
-    lacking = cmp.not_comparable()
-    if lacking:
-        out.append("not comparable ('-' in the table):")
-        out += [f"  {row.family} {row.size_label}: {why}" for row, why in lacking]
+    out = ["files: " + ", ".join(f"{f.label} = {f.path}" for f in cmp.files), "",
+           render_text_table(*comparison_table(cmp), blank_between=0), ""] + cmp.legend()
+    if errs := errors_of(cmp):
+        out += ["errors (not comparable):"] + [f"  {name}: {msg}" for name, msg in errs]
+    if lacking := cmp.not_comparable():
+        out += ["not comparable ('-' in the table):"] + [f"  {row.family} {row.size_label}: {why}"
+                                                          for row, why in lacking]
     return "\n".join(out) + "\n"
 
 
@@ -428,25 +356,24 @@ def to_csv(records):
     if not records:
         return ""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=list(records[0].keys()), lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=list(records[0]), lineterminator="\n")
     writer.writeheader()
-    for r in records:
-        writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
+    writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in records)
     return buf.getvalue()
 
 
 # ---------------------------------------------------------------------------------- regress
 
+@dataclasses.dataclass
 class RegressRow:
-    def __init__(self, name, before, after):
-        self.name = name
-        self.before = before
-        self.after = after
-        self.change = None
-        self.p_value = None
-        self.test = None
-        self.verdict = ""
-        self.failed = False
+    name: str
+    before: object
+    after: object
+    change: float = None
+    p_value: float = None
+    test: str = None
+    verdict: str = ""
+    failed: bool = False
 
 
 class Regression:
@@ -503,52 +430,41 @@ class Regression:
         return [r for r in self.rows if r.failed]
 
     def notes(self):
-        out = []
         ns = [min(len(r.before.samples), len(r.after.samples)) for r in self.rows if r.test]
-        if ns and stats.min_p_value(min(ns), min(ns)) >= self.alpha:
-            n = min(ns)
-            out.append(f"note: with {n} repetitions a side the U test cannot reach p < {self.alpha} "
-                       f"(smallest p {stats.min_p_value(n, n):.3f}), so no slowdown can fail; run 9 repetitions.")
+        out = _too_few(min(ns, default=None), self.alpha, ", so no slowdown can fail")
         if not ns:
             out.append("no per-repetition times on both sides: slowdowns are judged by the threshold alone.")
         return out
 
 
 def render_regress_text(reg):
-    headers = ["benchmark", "before", "after", "change", "p", "verdict"]
-    rows = []
-    for r in reg.rows:
-        rows.append([
-            r.name,
-            MISSING if r.before is None else ("error" if r.before.error else format_time(r.before.time)),
-            MISSING if r.after is None else ("error" if r.after.error else format_time(r.after.time)),
-            MISSING if r.change is None else f"{r.change * 100:+.1f}%",
-            format_p(r.p_value), r.verdict,
-        ])
-    text = render_text_table([("", headers[:1]), ("", headers[1:])], rows, left=[0, 5])
+    def time(run):
+        return MISSING if run is None else "error" if run.error else format_time(run.time)
+
+    rows = [[r.name, time(r.before), time(r.after), MISSING if r.change is None else f"{r.change * 100:+.1f}%",
+             format_p(r.p_value), r.verdict] for r in reg.rows]
+    text = render_text_table([("", ["benchmark"]), ("", ["before", "after", "change", "p", "verdict"])], rows,
+                             left=[0, 5])
     text = "\n".join(text.splitlines()[1:])  # no group line
     out = [f"before: {reg.before_file.path}", f"after:  {reg.after_file.path}",
            f"threshold {reg.threshold * 100:g}% slower, alpha {reg.alpha} (two-sided Mann-Whitney U "
            f"on the repetitions' times)", "", text, ""]
     out += reg.notes()
     fails = reg.failures
-    if fails:
-        out.append(f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails))
-    else:
-        out.append("no regression")
+    out.append(f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails) if fails else "no regression")
     return "\n".join(out) + "\n"
 
 
 def regress_records(reg):
-    return [{
-        "name": r.name,
-        "before_s": None if r.before is None or r.before.error else r.before.time,
-        "after_s": None if r.after is None or r.after.error else r.after.time,
-        "before_repetitions": r.before.repetitions if r.before else None,
-        "after_repetitions": r.after.repetitions if r.after else None,
-        "change": r.change, "p_value": r.p_value, "test": r.test,
-        "verdict": r.verdict, "regression": r.failed,
-    } for r in reg.rows]
+    return [{"name": r.name, "before_s": _time(r.before), "after_s": _time(r.after),
+             "before_repetitions": r.before.repetitions if r.before else None,
+             "after_repetitions": r.after.repetitions if r.after else None,
+             "change": r.change, "p_value": r.p_value, "test": r.test, "verdict": r.verdict, "regression": r.failed}
+            for r in reg.rows]
+
+
+def _time(run):
+    return None if run is None or run.error else run.time
 
 
 def regress_json(reg):

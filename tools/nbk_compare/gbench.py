@@ -53,13 +53,8 @@ def split_name(name):
     dict(experiment, variant, space, size, extra) where size is the argument part ('' if
     none) and extra the option suffixes ('threads:2', ...) joined by '/'."""
     parts = name.split("/")
-    core, extra = [], []
-    for i, part in enumerate(parts):
-        if i > 0 and (_TIMING_SUFFIX.match(part) or _OPTION_SUFFIX.match(part)):
-            if not _TIMING_SUFFIX.match(part):
-                extra.append(part)
-        else:
-            core.append(part)
+    core = parts[:1] + [p for p in parts[1:] if not (_TIMING_SUFFIX.match(p) or _OPTION_SUFFIX.match(p))]
+    extra = [p for p in parts[1:] if _OPTION_SUFFIX.match(p) and not _TIMING_SUFFIX.match(p)]
     fields = {"experiment": core[0], "variant": "", "space": "", "size": ""}
     if len(core) >= 3:
         fields.update(variant=core[1], space=core[2], size="/".join(core[3:]))
@@ -87,13 +82,8 @@ def size_sort_key(size):
 
 def format_size(size):
     """67108864 -> '2^26'; other integers as they are; several arguments joined by '/'."""
-    out = []
-    for p in size.split("/") if size else []:
-        if _is_int(p) and int(p) >= 1024 and int(p) & (int(p) - 1) == 0:
-            out.append(f"2^{int(p).bit_length() - 1}")
-        else:
-            out.append(p)
-    return "/".join(out)
+    return "/".join(f"2^{int(p).bit_length() - 1}" if _is_int(p) and int(p) >= 1024 and int(p) & (int(p) - 1) == 0
+                    else p for p in (size.split("/") if size else []))
 
 
 class Run:
@@ -101,11 +91,8 @@ class Run:
 
     def __init__(self, name, fields):
         self.name = name  # run name without the aggregate suffix
-        self.experiment = fields["experiment"]
-        self.variant = fields["variant"]
-        self.space = fields["space"]
-        self.size = fields["size"]
-        self.extra = fields["extra"]
+        self.experiment, self.variant, self.space, self.size, self.extra = (
+            fields[k] for k in ("experiment", "variant", "space", "size", "extra"))
         self.samples = []  # seconds per iteration, one per repetition (run_type iteration)
         self.gbps_samples = []
         self.aggregates = {}  # aggregate name -> row
@@ -126,17 +113,16 @@ class Run:
         row = self.aggregates.get(name)
         return None if row is None else _seconds(row)
 
+    def _of_aggregates(self, value):
+        """value(row) of the median aggregate, else of the mean; None without either."""
+        return next((v for v in (value(self.aggregates[n]) for n in ("median", "mean") if n in self.aggregates)
+                     if v is not None), None)
+
     @property
     def time(self):
         """Median seconds per iteration: of the repetitions, else Google Benchmark's median
         (or mean) aggregate."""
-        if self.samples:
-            return stats.median(self.samples)
-        for name in ("median", "mean"):
-            t = self._aggregate_time(name)
-            if t is not None:
-                return t
-        return None
+        return stats.median(self.samples) if self.samples else self._of_aggregates(_seconds)
 
     @property
     def time_source(self):
@@ -150,12 +136,8 @@ class Run:
 
     @property
     def repetitions(self):
-        if self.samples:
-            return len(self.samples)
-        for row in self.aggregates.values():
-            if isinstance(row.get("repetitions"), int):
-                return row["repetitions"]
-        return 0
+        return len(self.samples) or next((row["repetitions"] for row in self.aggregates.values()
+                                          if isinstance(row.get("repetitions"), int)), 0)
 
     @property
     def spread(self):
@@ -177,15 +159,7 @@ class Run:
     @property
     def gbps(self):
         """GB/s: median of the repetitions' counter, else the median (mean) aggregate's."""
-        if self.gbps_samples:
-            return stats.median(self.gbps_samples)
-        for name in ("median", "mean"):
-            row = self.aggregates.get(name)
-            if row is not None:
-                g = _gbps(row)
-                if g is not None:
-                    return g
-        return None
+        return stats.median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps)
 
 
 def _seconds(row):
@@ -218,19 +192,20 @@ class BenchFile:
         self.path = path
         self.label = label
         data = load_json(path)
+        what = "not Google Benchmark output"
         if not isinstance(data, dict):
-            raise InputError(f"{path}: not Google Benchmark output (top level is not an object)")
+            raise InputError(f"{path}: {what} (top level is not an object)")
         if not isinstance(data.get("benchmarks"), list):
-            raise InputError(f"{path}: not Google Benchmark output (no \"benchmarks\" list)")
+            raise InputError(f'{path}: {what} (no "benchmarks" list)')
         if not isinstance(data.get("context"), dict):
-            raise InputError(f"{path}: not Google Benchmark output (no \"context\" object)")
+            raise InputError(f'{path}: {what} (no "context" object)')
         if not data["benchmarks"]:
-            raise InputError(f"{path}: no benchmarks (the \"benchmarks\" list is empty)")
+            raise InputError(f'{path}: no benchmarks (the "benchmarks" list is empty)')
         self.context = data["context"]
         self.runs = {}  # run name -> Run, in order of appearance
         for i, row in enumerate(data["benchmarks"]):
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
-                raise InputError(f"{path}: not Google Benchmark output (benchmark {i} has no name)")
+                raise InputError(f"{path}: {what} (benchmark {i} has no name)")
             self._add(row)
         if not any(r.crosses_link for r in self.runs.values()):
             for r in self.runs.values():
@@ -263,11 +238,7 @@ class BenchFile:
 
     @property
     def spaces(self):
-        seen = []
-        for run in self.runs.values():
-            if run.space not in seen:
-                seen.append(run.space)
-        return seen
+        return list(dict.fromkeys(run.space for run in self.runs.values()))
 
 
 def _aggregate_from_name(name):

@@ -46,8 +46,6 @@ def available():
         return False
 
 
-_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22", "#17becf"]
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 _STYLES = ["-", "--", ":", "-."]
 
@@ -83,30 +81,28 @@ def plot_speedup(cmp, path, rows=None):
     """Horizontal grouped bars, log scale: baseline time / time for each non-baseline column
     (of `rows`, default all)."""
     Figure, Canvas, ticker = _matplotlib()
+    def speedup(r, c):
+        return r.cells.get(c.label) and r.cells[c.label].speedup
+
     others = [c for c in cmp.columns if c is not cmp.baseline]
-    rows = [r for r in (cmp.rows if rows is None else rows) if any(r.cells.get(c.label) and r.cells[c.label].speedup for c in others)]
+    rows = [r for r in (cmp.rows if rows is None else rows) if any(speedup(r, c) for c in others)]
     if not rows:
         return None
-    used = [c for c in others if any(r.cells.get(c.label) and r.cells[c.label].speedup for r in rows)]
+    used = [c for c in others if any(speedup(r, c) for r in rows)]
     height = 0.8 / len(used)
     fig = Figure(figsize=(10, 1.6 + 0.32 * len(rows) * max(1, len(used) * 0.7)))
     ax = fig.add_subplot()
-    values, tested = [], False
+    cells = [(k, c, i, r.cells[c.label]) for k, c in enumerate(used) for i, r in enumerate(rows) if speedup(r, c)]
+    values = [cell.speedup for *_, cell in cells]
+    tested = any(cell.significant is not None for *_, cell in cells)
     for k, c in enumerate(used):
-        ys, xs, marks = [], [], []
-        for i, r in enumerate(rows):
-            cell = r.cells.get(c.label)
-            if cell and cell.speedup:
-                ys.append(i - 0.4 + height * (k + 0.5))
-                xs.append(cell.speedup)
-                marks.append("" if cell.significant is None else "*" if cell.significant else "?")
-                tested = tested or cell.significant is not None
-        values += xs
-        color = _COLORS[cmp.columns.index(c) % len(_COLORS)]
+        mine = [(i - 0.4 + height * (k + 0.5), cell) for kk, _, i, cell in cells if kk == k]
         # Bars start at 1x, so a slowdown points left and a speed-up right (on a log axis a
         # bar from the axis edge would make 0.5x look like a gain).
-        ax.barh(ys, [x - 1.0 for x in xs], left=1.0, height=height * 0.9, color=color, label=c.label)
-        for y, x, mark in zip(ys, xs, marks):
+        ax.barh([y for y, _ in mine], [cell.speedup - 1.0 for _, cell in mine], left=1.0, height=height * 0.9,
+                color=f"C{cmp.columns.index(c) % 10}", label=c.label)
+        for y, cell in mine:
+            x, mark = cell.speedup, "" if cell.significant is None else "*" if cell.significant else "?"
             ax.annotate(format_ratio(x) + mark, (x, y), xytext=(3 if x >= 1 else -3, 0), textcoords="offset points",
                         va="center", ha="left" if x >= 1 else "right", fontsize=7)
     ax.set_xscale("log")
@@ -114,8 +110,7 @@ def plot_speedup(cmp, path, rows=None):
     left = lo / 4 if lo < 1 else 0.7  # room for labels left of slowdowns, if any
     ax.set_xlim(left, hi * 4)
     ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([_row_label(r) for r in rows], fontsize=8)
+    ax.set_yticks(range(len(rows)), [_row_label(r) for r in rows], fontsize=8)
     ax.invert_yaxis()
     decades = math.log10(hi * 4) - math.log10(left)
     ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3 else (1.0,)))
@@ -146,13 +141,10 @@ def plot_bandwidth(cmp, path, rows=None):
     if not panels:
         return None
     heights = [max(len(cells), 3) + 1.5 for _, cells in panels]
-    try:
-        fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), layout="constrained")
-    except TypeError:  # matplotlib < 3.5
-        fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), constrained_layout=True)
+    fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), layout="constrained")
     axes = fig.subplots(len(panels), 1, squeeze=False, gridspec_kw={"height_ratios": heights})[:, 0]
     for ax, (c, cells) in zip(axes, panels):
-        color = _COLORS[cmp.columns.index(c) % len(_COLORS)]
+        color = f"C{cmp.columns.index(c) % 10}"
         ref = c.reference
         xs = [cell.gbps for _, cell in cells]
         colors = [("#444444" if ref is not None and cell.run is ref else color) for _, cell in cells]
@@ -169,8 +161,7 @@ def plot_bandwidth(cmp, path, rows=None):
             ax.axvline(ref.gbps, color="#444444", linestyle="--", linewidth=1)
             top = max(top, ref.gbps)
         ax.set_xlim(0, top * 1.3)
-        ax.set_yticks(range(len(cells)))
-        ax.set_yticklabels([_row_label(r) for r, _ in cells], fontsize=8)
+        ax.set_yticks(range(len(cells)), [_row_label(r) for r, _ in cells], fontsize=8)
         pad = (max(len(cells), 3) - len(cells)) / 2  # a lone bar stays thin, centred
         ax.set_ylim(len(cells) - 0.5 + pad, -0.5 - pad)  # first row at the top
         ref_text = (f"dashed = {_ref_label(ref, c)}, {format_gbps(ref.gbps)} GB/s = 100%"
@@ -202,10 +193,7 @@ def plot_sweep(cmp, experiment, path):
     """Time against size, log-log: colour per variant, line style and marker per column."""
     Figure, Canvas, ticker = _matplotlib()
     rows = [r for r in cmp.rows if r.experiment == experiment and re.fullmatch(r"\d+", r.size or "")]
-    variants = []
-    for r in rows:
-        if r.variant not in variants:
-            variants.append(r.variant)
+    variants = list(dict.fromkeys(r.variant for r in rows))
     fig = Figure(figsize=(9, 5.5))
     ax = fig.add_subplot()
     curves = 0
@@ -217,26 +205,19 @@ def plot_sweep(cmp, experiment, path):
                 continue
             xs, ys = zip(*points)
             label = f"{variant} / {c.label}" if variant else c.label
-            ax.plot(xs, ys, color=_COLORS[vi % len(_COLORS)], linestyle=_STYLES[ci % len(_STYLES)],
+            ax.plot(xs, ys, color=f"C{vi % 10}", linestyle=_STYLES[ci % len(_STYLES)],
                     marker=_MARKERS[ci % len(_MARKERS)], label=label)
             curves += 1
     if not curves:
         return None
     times = [y for line in ax.get_lines() for y in line.get_ydata()]
-    _time_against_size(ax, ticker, times, "size (benchmark argument: elements)",
-                       "median time per iteration (log scale)", f"{experiment}: time against size (log-log)")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="variant / space")
-    return _save(fig, Canvas, path)
-
-
-def _time_against_size(ax, ticker, times, xlabel, ylabel, title):
-    """Log-log axes of time against size: powers of two along x, whole decades of time along y."""
     _style_time_axes(ax, ticker)
     ax.set_ylim(10 ** math.floor(math.log10(min(times))), 10 ** math.ceil(math.log10(max(times))))
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set(xlabel="size (benchmark argument: elements)", ylabel="median time per iteration (log scale)",
+           title=f"{experiment}: time against size (log-log)")
     ax.grid(which="minor", alpha=0.1)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="variant / space")
+    return _save(fig, Canvas, path)
 
 
 def _style_time_axes(ax, ticker, title=None):
@@ -367,7 +348,7 @@ def plot_run_times(runs, lines, path):
         for i, (label, style, marker, pick) in enumerate(curves):
             xy = _curves_by_size(mine, pick)
             if xy:
-                ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=_COLORS[i % len(_COLORS)],
+                ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=f"C{i % 10}",
                         label=label)
             if label.startswith("CPU"):
                 for n, t in xy:
@@ -401,7 +382,7 @@ def plot_run_bandwidth(runs, lines, path):
             ax.set_axis_off()
             return
         ys = range(len(bars))
-        ax.barh(ys, [e.gbps for e in bars], color=[_COLORS[runs.index(e.run) % len(_COLORS)] for e in bars], height=0.6)
+        ax.barh(ys, [e.gbps for e in bars], color=[f"C{runs.index(e.run) % 10}" for e in bars], height=0.6)
         for y, e in zip(ys, bars):
             if e.reference:
                 ax.plot([e.reference.gbps] * 2, [y - 0.4, y + 0.4], color="black", linewidth=1.5)
@@ -414,8 +395,7 @@ def plot_run_bandwidth(runs, lines, path):
             ax.set_xlim(min(values) / 2, max(values) * 8)
         else:
             ax.set_xlim(0, max(values) * 1.45)
-        ax.set_yticks(list(ys))
-        ax.set_yticklabels([f"{e.space}@{e.run.label}" for e in bars], fontsize=7)
+        ax.set_yticks(list(ys), [f"{e.space}@{e.run.label}" for e in bars], fontsize=7)
         ax.invert_yaxis()
         ax.tick_params(axis="x", labelsize=7)
         ax.set_title(f"{line.experiment} {format_size(line.size)}: GB/s", fontsize=9, loc="left")
@@ -441,7 +421,7 @@ def plot_run_sweeps(found, path):
                 xy = sorted((p["elements"], p[key]) for p in sweep["points"] if isinstance(p, dict)
                             and isinstance(p.get("elements"), int) and isinstance(p.get(key), (int, float)) and p[key] > 0)
                 if xy:
-                    ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=3, color=_COLORS[i % len(_COLORS)],
+                    ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=3, color=f"C{i % 10}",
                             label=name)
                 i += 1
         marks = [(res, f"{gpu} resident beats {cpu}") for cpu, gpu, res, _ in c.across if res]

@@ -54,13 +54,12 @@ def run_name(host, preset, revision, when):
 def new_run_dir(root, name):
     """Creates root/name, or root/name-2, -3, ... when it exists; returns its path."""
     os.makedirs(root, exist_ok=True)
-    for n in range(1, 10000):
-        path = os.path.join(root, name if n == 1 else f"{name}-{n}")
+    for path in (os.path.join(root, name if n == 1 else f"{name}-{n}") for n in range(1, 10000)):
         try:
             os.mkdir(path)
             return path
         except FileExistsError:
-            continue
+            pass
     raise OSError(f"{root}: 9999 runs named {name} already")
 
 
@@ -85,12 +84,9 @@ def git_revision(repo=REPO):
 def cpu_model():
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), None)
     except OSError:
-        pass
-    return None
+        return None
 
 
 def gpus():
@@ -105,7 +101,7 @@ def compiler(build_dir):
         with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8", errors="replace") as f:
             found = re.search(r"^CMAKE_CXX_COMPILER:\w+=(.+)$", f.read(), re.M)
     except OSError:
-        return None
+        found = None
     if not found:
         return None
     path = found.group(1).strip()
@@ -136,16 +132,19 @@ def _program_contexts(path):
     """The "context" objects of the programs' JSON in a run folder, by file name."""
     found = {}
     for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
-        if not name.endswith(".json") or name == RUN_FILE:
-            continue
-        try:
-            with open(os.path.join(path, name), encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError):
-            continue
+        data = _json(os.path.join(path, name)) if name.endswith(".json") and name != RUN_FILE else None
         if isinstance(data, dict) and isinstance(data.get("experiment"), str) and isinstance(data.get("context"), dict):
             found[name] = data["context"]
     return found
+
+
+def _json(path):
+    """The JSON in a file; None where it cannot be read or parsed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 def numpy_record(path, code):
@@ -193,11 +192,7 @@ def read_context(path):
     file = os.path.join(path, RUN_FILE)
     if not os.path.exists(file):
         return {}
-    try:
-        with open(file, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
-        return None
+    data = _json(file)
     return data if isinstance(data, dict) else None
 
 

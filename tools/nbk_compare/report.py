@@ -36,6 +36,7 @@ TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE,
                                keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
 # A Markdown table cell: pipes escaped, lines as <br>, never empty.
 TEMPLATES.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", "<br>") or " "
+SECTIONS = TEMPLATES.get_template("sections.md.j2").module
 
 
 class Doc:
@@ -48,33 +49,30 @@ class Doc:
     def _add(self, kind, **fields):
         self.blocks.append(dict(fields, kind=kind))
 
-    def h(self, level, text):
-        self._add("h", level=level, text=text)
-
-    def p(self, text):
-        self._add("p", text=text)
+    def h(self, level, text): self._add("h", level=level, text=text)
+    def p(self, text): self._add("p", text=text)
+    def img(self, src, alt): self._add("img", src=src, alt=alt)
+    def pre(self, text): self._add("pre", text=text)
 
     def items(self, items):
-        items = list(items)
-        if items:
+        if items := list(items):
             self._add("ul", entries=items)
 
-    def table(self, headers, rows, right=None, groups=None):
-        """`right`: indexes of right-aligned columns (numbers); `groups`: [(label, number of
-        columns)] over the headers, written as a prefix of each (Markdown has one header row)."""
-        if groups:
-            labels = [label for label, n in groups for _ in range(n)]
-            headers = [f"{g}: {h}" if g else h for g, h in zip(labels, headers)]
-        self._add("table", headers=headers, rows=rows, right=set(right or ()))
+    def table(self, headers, rows, right=()):
+        """`right`: indexes of right-aligned columns (numbers)."""
+        self._add("table", headers=headers, rows=rows, right=set(right))
 
-    def img(self, src, alt):
-        self._add("img", src=src, alt=alt)
+    def md(self, section, *args):
+        """A section's words, from the macro of that name in templates/sections.md.j2."""
+        self._add("md", text=re.sub(r"\n{3,}", "\n\n", str(getattr(SECTIONS, section)(*args))).strip())
 
-    def pre(self, text):
-        self._add("pre", text=text)
-
-    def details(self, summary, doc):
-        self._add("details", summary=summary, doc=doc)
+    def details(self, summary, pre=None):
+        """A folded sub-document, returned to be filled (or holding `pre`, preformatted)."""
+        sub = Doc()
+        self._add("details", summary=summary, doc=sub)
+        if pre is not None:
+            sub.pre(pre)
+        return sub
 
     def markdown(self):
         return TEMPLATES.get_template("report.md.j2").render(doc=self)
@@ -117,10 +115,8 @@ def format_value(key, value):
 
 
 def _bytes(n):
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
+    return next((f"{n / scale:.1f} {unit}" for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
+                 if n >= scale), f"{n} B")
 
 
 def _is_scalar(v):
@@ -130,11 +126,7 @@ def _is_scalar(v):
 def _table_of_records(records):
     """Rows of dicts -> (headers, rows); identity keys first, the rest in order of appearance;
     nested objects left out (returned separately)."""
-    keys = []
-    for r in records:
-        for k, v in r.items():
-            if k not in keys and _is_scalar(v):
-                keys.append(k)
+    keys = list(dict.fromkeys(k for r in records for k, v in r.items() if _is_scalar(v)))
     keys = [k for k in ID_KEYS if k in keys] + [k for k in keys if k not in ID_KEYS]
     rows = [[format_value(k, r.get(k)) if k in r else "-" for k in keys] for r in records]
     return keys, rows
@@ -147,17 +139,11 @@ def render_object(doc, obj, level, path="", fold=True):
     texts = [(k, v) for k, v in obj.items() if isinstance(v, str) and "\n" in v.strip()]
     scalars = [(k, v) for k, v in obj.items() if _is_scalar(v) and (k, v) not in texts]
     if scalars:
-        rows = [[k, format_value(k, v)] for k, v in scalars]
-        if fold and len(rows) > MAX_INLINE_ENTRIES:
-            sub = Doc()
-            sub.table(["key", "value"], rows)
-            doc.details(f"{path or 'values'} ({len(rows)} entries)", sub)
-        else:
-            doc.table(["key", "value"], rows)
+        where = doc.details(f"{path or 'values'} ({len(scalars)} entries)") \
+            if fold and len(scalars) > MAX_INLINE_ENTRIES else doc
+        where.table(["key", "value"], [[k, format_value(k, v)] for k, v in scalars])
     for k, v in texts:  # multi-line text (Kokkos' configuration): folded, preformatted
-        sub = Doc()
-        sub.pre(v)
-        doc.details(f"{path}.{k}" if path else k, sub)
+        doc.details(f"{path}.{k}" if path else k, pre=v)
     for k, v in obj.items():
         if _is_scalar(v):
             continue
@@ -166,26 +152,21 @@ def render_object(doc, obj, level, path="", fold=True):
             records = [x for x in v if isinstance(x, dict)]
             doc.h(level, f"{where} ({len(v)} entries)" if len(v) != 1 else where)
             if records:
-                headers, rows = _table_of_records(records)
-                doc.table(headers, rows)
+                doc.table(*_table_of_records(records))
                 for i, r in enumerate(records):
                     for nk, nv in r.items():
                         if isinstance(nv, dict) and nv:
-                            sub = Doc()
-                            render_object(sub, nv, level + 1, f"{where}[{i}].{nk}", fold=False)
-                            doc.details(f"{where}[{i}].{nk} ({len(nv)} entries)", sub)
+                            render_object(doc.details(f"{where}[{i}].{nk} ({len(nv)} entries)"), nv, level + 1,
+                                          f"{where}[{i}].{nk}", fold=False)
             others = [x for x in v if not isinstance(x, dict)]
             if others:
                 doc.p(f"`{json.dumps(others)[:500]}`")
         elif isinstance(v, dict):
+            doc.h(level, where)
             if v and all(isinstance(x, dict) and all(_is_scalar(y) for y in x.values()) for x in v.values()):
-                doc.h(level, where)
-                keys = []
-                for x in v.values():
-                    keys += [kk for kk in x if kk not in keys]
+                keys = list(dict.fromkeys(kk for x in v.values() for kk in x))
                 doc.table([""] + keys, [[name] + [format_value(kk, x.get(kk)) for kk in keys] for name, x in v.items()])
             else:
-                doc.h(level, where)
                 render_object(doc, v, level + 1, where)
 
 
@@ -213,10 +194,8 @@ def experiment_tables(doc, data):
     """A program run of the experiment model: its statement, probes, every result row and its sweeps."""
     facts = [f"{k}: {data[k]}" for k in ("title", "document", "repetitions", "seed") if k in data]
     doc.p("; ".join(facts) + ".")
-    problems = [p for p in data.get("problems", []) if isinstance(p, dict)]
-    if problems:
-        headers, rows = _table_of_records(problems)
-        doc.table(headers, rows)
+    if problems := [p for p in data.get("problems", []) if isinstance(p, dict)]:
+        doc.table(*_table_of_records(problems))
     probes = data.get("probes")
     if isinstance(probes, dict) and probes:
         rows = [[space, format_value("gb_per_s", p.get("memcpy_gb_per_s")), format_value("gb_per_s", p.get("copy_gb_per_s")),
@@ -227,40 +206,31 @@ def experiment_tables(doc, data):
         doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "FMA f32 GFLOP/s",
                    "FMA f64 GFLOP/s", "probes verified"], rows, right=[1, 2, 3, 5, 6])
     results = data["results"]
-    extra = []
-    for r in results:
-        extra += [k for k, v in r.items() if k not in extra and k not in _RESULT_HIDDEN and _is_scalar(v)
-                  and k not in dict(_RESULT_COLUMNS)]
+    named = dict(_RESULT_COLUMNS)
+    extra = list(dict.fromkeys(k for r in results for k, v in r.items()
+                               if k not in _RESULT_HIDDEN and k not in named and _is_scalar(v)))
     transfers = any(isinstance(r.get("with_transfers"), dict) for r in results)
-    headers = [h for _, h in _RESULT_COLUMNS]
-    if transfers:
-        headers += ["with transfers (best)", "GB/s with transfers", "% of the link"]
-    headers += extra + ["check"]
+
+    def cell(k, v):
+        return cmpmod.format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float)) \
+            else format_value(k, v)
+
     rows = []
     for r in results:
-        row = []
-        for k, _ in _RESULT_COLUMNS:
-            v = r.get(k)
-            row.append(cmpmod.format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float))
-                       else format_value(k, v))
-        if transfers:
-            t = r.get("with_transfers") if isinstance(r.get("with_transfers"), dict) else {}
-            frac = t.get("fraction_of_link")
-            row += [format_value("best_s", t.get("best_s")), format_value("gb_per_s", t.get("gb_per_s")),
-                    cmpmod.format_pct(frac) if isinstance(frac, (int, float)) else "-"]
-        row += [cmpmod.format_pct(r[k]) if k.startswith("fraction_of") and isinstance(r.get(k), (int, float))
-                else format_value(k, r.get(k)) for k in extra]
-        row.append(str(r.get("check") or (f"skipped: {r['reason']}" if r.get("reason") else r.get("status", "-"))))
-        rows.append(row)
+        t = r.get("with_transfers") if isinstance(r.get("with_transfers"), dict) else {}
+        rows.append([cell(k, r.get(k)) for k in named]
+                    + ([format_value("best_s", t.get("best_s")), format_value("gb_per_s", t.get("gb_per_s")),
+                        cell("fraction_of_link", t.get("fraction_of_link"))] if transfers else [])
+                    + [cell(k, r.get(k)) for k in extra]
+                    + [str(r.get("check") or (f"skipped: {r['reason']}" if r.get("reason") else r.get("status", "-")))])
+    headers = list(named.values()) + (["with transfers (best)", "GB/s with transfers", "% of the link"]
+                                      if transfers else []) + extra + ["check"]
     doc.table(headers, rows, right=range(3, len(headers) - 1))
     failed = [f"{r.get('variant')} on {r.get('space')} at {r.get('size')}" for r in results
               if r.get("status") not in (None, "verified", "skipped")]
     if failed:
         doc.p("**Not verified:** " + ", ".join(failed) + ".")
-    # "sweeps": one per host/device variant pair; "sweep": files written before there could be several.
-    sweeps = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
-    sweeps = [s for s in sweeps if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
-    for sweep in sweeps:
+    for sweep in summary.sweeps_of(data):
         sweep_tables(doc, sweep)
 
 
@@ -268,16 +238,15 @@ def sweep_tables(doc, sweep):
     host, device = sweep.get("host_space") or "host", sweep.get("device_space") or "device"
     if sweep.get("host_variant"):
         host, device = f"{sweep['host_variant']} on {host}", f"{sweep.get('device_variant')} on {device}"
+
     def wins(key, how):
         at = sweep.get(key)
-        if isinstance(at, dict):
-            return f"{device} is faster from {at.get('size')} ({at.get('elements')} elements) {how}"
-        return f"{host} is faster at the largest size {how}" if sweep.get("device_space") else None
+        return f"{device} is faster from {at.get('size')} ({at.get('elements')} elements) {how}" \
+            if isinstance(at, dict) else f"{host} is faster at the largest size {how}"
 
-    said = [t for t in (wins("device_wins_from_resident", "with data resident"),
-                        wins("device_wins_from_with_transfers", "with transfers in every call")) if t]
-    if not sweep.get("device_space"):
-        said = [str(sweep.get("note") or "no device in this build")]
+    said = [wins("device_wins_from_resident", "with data resident"),
+            wins("device_wins_from_with_transfers", "with transfers in every call")] \
+        if sweep.get("device_space") else [str(sweep.get("note") or "no device in this build")]
     doc.p(f"**Crossover sweep**, {host} against {device}: " + "; ".join(said) + ".")
     rows = [[p.get("size", "-"), str(p.get("elements", "-")), format_value("host_s", p.get("host_s")),
              format_value("device_s", p.get("device_resident_s")),
@@ -315,61 +284,38 @@ def _lookup(programs, spec):
     return node
 
 
-
 def published_section(doc, runs, published_path=PUBLISHED):
-    doc.h(2, "The documents' figures beside ours")
     try:
         with open(published_path, encoding="utf-8") as f:
             pub = json.load(f)
     except (OSError, ValueError) as e:
-        doc.p(f"Published figures unavailable ({published_path}: {e}).")
-        return
-    doc.p("The tutorial documents ran on other machines, at other times, with other software: their figures "
-          "are context, not targets. \"published / ours\" > 1 means ours took less time. "
-          "`tools/nbk_compare/published.json` holds the figures and where ours are.")
-    several = len(runs) > 1
+        return doc.md("published", runs, [], f"{published_path}: {e}")
+    at = [f"@{run.label}" if len(runs) > 1 else "" for run in runs]
+    seeds = []
     for seed in pub.get("seeds", []):
-        doc.h(3, f"Seed {seed.get('seed')}: {seed.get('title', '')}")
-        doc.items([f"document: {seed.get('source', '-')}; machine: {seed.get('machine', '-')}",
-                   f"timer: {seed.get('timer', '-')}"] + list(seed.get("notes", [])))
         figures = seed.get("figures", [])
-        if not figures:
-            continue
-        headers = ["figure", f"seed {seed.get('seed')}"]
-        for run in runs:
-            at = f"@{run.label}" if several else ""
-            headers += [f"ours{at}", f"published / ours{at}"]
-        rows, found = [], 0
-        for fig in figures:
-            what = fig.get("what", "") + (f" ({fig['note']})" if fig.get("note") else "")
-            row = [what, _figure_text(fig, fig.get("published"))]
-            for run in runs:
-                ours = _lookup(run.programs, fig.get("ours"))
-                found += ours is not None
-                row += [_figure_text(fig, ours), _ratio_text(fig, ours)]
-            rows.append(row)
-        doc.table(headers, rows, right=range(1, len(headers)))
-        if not found:
-            exp = seed.get("experiment")
-            doc.p(f"No figure of ours to set beside these (no `{exp}` result at the document's size in "
-                  + ", ".join(run.label for run in runs) + ").")
+        headers = ["figure", f"seed {seed.get('seed')}"] + [h for a in at for h in (f"ours{a}", f"published / ours{a}")]
+        ours = [[_lookup(run.programs, fig.get("ours")) for run in runs] for fig in figures]
+        rows = [[fig.get("what", "") + (f" ({fig['note']})" if fig.get("note") else ""),
+                 _figure_text(fig, fig.get("published"))]
+                + [t for v in values for t in (_figure_text(fig, v), _ratio_text(fig, v))]
+                for fig, values in zip(figures, ours)]
+        seeds.append((seed, headers, rows, any(v is not None for values in ours for v in values)))
+    doc.md("published", runs, seeds, None)
 
 
 def _figure_text(fig, value):
-    if value is None:
-        return "-"
-    if fig.get("unit") == "s":
-        return cmpmod.format_time(value) if isinstance(value, (int, float)) else "-"
-    return format_value("", value)
+    if fig.get("unit") != "s" or value is None:
+        return "-" if value is None else format_value("", value)
+    return cmpmod.format_time(value) if isinstance(value, (int, float)) else "-"
 
 
 def _ratio_text(fig, ours):
     published = fig.get("published")
     if fig.get("unit") != "s":
         return ""
-    if isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float)):
-        return cmpmod.format_ratio(published / ours)
-    return "-"
+    ok = isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float))
+    return cmpmod.format_ratio(published / ours) if ok else "-"
 
 
 # ---------------------------------------------------------------------------------- machine
@@ -388,72 +334,53 @@ def _spaces_text(v):
 def _gpus(run):
     info = run.programs.get("device_info", (None, {}))[1]
     cuda = info.get("cuda") if isinstance(info.get("cuda"), dict) else {}
-    found = []
-    for d in cuda.get("devices", []) if isinstance(cuda.get("devices"), list) else []:
-        if isinstance(d, dict):
-            parts = [str(d.get("name", "?"))]
-            if d.get("compute_capability"):
-                parts.append(f"compute capability {d['compute_capability']}")
-            if d.get("multiprocessors"):
-                parts.append(f"{d['multiprocessors']} SMs")
-            if isinstance(d.get("total_memory_bytes"), int):
-                parts.append(f"{d['total_memory_bytes'] / (1 << 30):.1f} GiB")
-            if d.get("theoretical_gb_per_s"):
-                parts.append(f"{d['theoretical_gb_per_s']:.0f} GB/s theoretical")
-            found.append(", ".join(parts))
+    devices = cuda.get("devices") if isinstance(cuda.get("devices"), list) else []
+    found = [", ".join([str(d.get("name", "?"))] + [text for text, present in (
+        (f"compute capability {d.get('compute_capability')}", d.get("compute_capability")),
+        (f"{d.get('multiprocessors')} SMs", d.get("multiprocessors")),
+        (f"{(d.get('total_memory_bytes') or 0) / (1 << 30):.1f} GiB", isinstance(d.get("total_memory_bytes"), int)),
+        (f"{d.get('theoretical_gb_per_s') or 0:.0f} GB/s theoretical", d.get("theoretical_gb_per_s"))) if present])
+        for d in devices if isinstance(d, dict)]
     if cuda.get("driver_version"):
         found.append(f"CUDA driver / runtime {cuda.get('driver_version')} / {cuda.get('runtime_version', '-')}")
-    if not found:  # from run.json (nvidia-smi), else Kokkos' configuration text
-        found = list(run.value("gpus") or [])
-    if not found:
-        for _, c in run.contexts():
-            for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)", str(c.get("kokkos_configuration", ""))):
-                text = f"{m.group(1)}, compute capability {m.group(2)}"
-                if text not in found:
-                    found.append(text)
+    # else from run.json (nvidia-smi), else Kokkos' configuration text
+    found = found or list(run.value("gpus") or []) or list(dict.fromkeys(
+        f"{m.group(1)}, compute capability {m.group(2)}" for _, c in run.contexts()
+        for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)",
+                             str(c.get("kokkos_configuration", "")))))
     return found
 
 
 def machine_facts(run):
     """(item, value) of one run's machine and build, from run.json and the files' contexts."""
-    facts = []
-
-    def add(item, value):
-        if value not in (None, "", []):
-            facts.append((item, str(value)))
-
-    add("folder", run.path)
-    add("host", run.value("host", "host_name"))
-    add("CPU", run.value("cpu_model"))
-    add("host threads (Kokkos host concurrency)", run.value("host_concurrency"))
-    info = run.programs.get("device_info", (None, {}))[1]
-    host = info.get("host") if isinstance(info.get("host"), dict) else {}
-    if host:
-        add("cores, sockets", f"{host.get('physical_cores', '-')} physical cores, {host.get('sockets', '-')} socket(s)")
-        if isinstance(host.get("memory_total_bytes"), int):
-            add("host memory", f"{host['memory_total_bytes'] / (1 << 30):.1f} GiB")
-    add("GPU", "; ".join(_gpus(run)) or "none reported")
-    add("preset", run.value("preset"))
-    add("Kokkos version", run.value("kokkos_version"))
-    add("Kokkos execution spaces (backends)", _spaces_text(run.value("kokkos_execution_spaces", "execution_spaces")))
-    add("default execution space", run.value("default_execution_space"))
-    for var in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS"):
-        add(var, run.value(var))
-    add("compiler", run.value("compiler"))
-    add("Google Benchmark library build", run.value("library_build_type"))
-    add("CPU frequency scaling (Google Benchmark)",
-        {True: "on", False: "off"}.get(run.value("cpu_scaling_enabled")))
+    v = run.value
+    host = run.programs.get("device_info", (None, {}))[1].get("host")
+    host = host if isinstance(host, dict) else {}
+    memory = host.get("memory_total_bytes")
     dates = sorted({str(c.get(k)) for _, c in run.contexts() for k in ("started_utc", "date_utc", "date") if c.get(k)})
-    add("dates (UTC)", dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else None)
-    rev = run.value("git_revision") or next((c[k] for _, c in run.contexts() for k in c
-                                             if re.search(r"git|revision|commit", k, re.I) and c[k]), None)
-    dirty = " (uncommitted changes)" if run.value("git_dirty") else ""
-    add("git revision (from the run)", f"{rev}{dirty}" if rev else "unknown: the run records none")
-    add("command", run.value("command"))
-    add("NumPy reference (tools/nbk-numpy)", "; ".join(numpy_text(c) for c in run.reference_contexts()[:1]))
-    if run.programs and any("upgraded_from" in d for _, d in run.programs.values()):
-        add("format", "rows read from " + next(d["upgraded_from"] for _, d in run.programs.values() if "upgraded_from" in d))
-    return facts
+    rev = v("git_revision") or next((c[k] for _, c in run.contexts() for k in c
+                                     if re.search(r"git|revision|commit", k, re.I) and c[k]), None)
+    upgraded = [d["upgraded_from"] for _, d in run.programs.values() if "upgraded_from" in d]
+    facts = [
+        ("folder", run.path), ("host", v("host", "host_name")), ("CPU", v("cpu_model")),
+        ("host threads (Kokkos host concurrency)", v("host_concurrency")),
+        ("cores, sockets", host and f"{host.get('physical_cores', '-')} physical cores, "
+                                    f"{host.get('sockets', '-')} socket(s)"),
+        ("host memory", isinstance(memory, int) and f"{memory / (1 << 30):.1f} GiB"),
+        ("GPU", "; ".join(_gpus(run)) or "none reported"), ("preset", v("preset")),
+        ("Kokkos version", v("kokkos_version")),
+        ("Kokkos execution spaces (backends)", _spaces_text(v("kokkos_execution_spaces", "execution_spaces"))),
+        ("default execution space", v("default_execution_space")),
+        *[(var, v(var)) for var in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS")],
+        ("compiler", v("compiler")), ("Google Benchmark library build", v("library_build_type")),
+        ("CPU frequency scaling (Google Benchmark)", {True: "on", False: "off"}.get(v("cpu_scaling_enabled"))),
+        ("dates (UTC)", dates and (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}")),
+        ("git revision (from the run)", f"{rev}{' (uncommitted changes)' if v('git_dirty') else ''}" if rev
+         else "unknown: the run records none"),
+        ("command", v("command")),
+        ("NumPy reference (tools/nbk-numpy)", "; ".join(numpy_text(c) for c in run.reference_contexts()[:1])),
+        ("format", upgraded and "rows read from " + upgraded[0])]
+    return [(item, str(value)) for item, value in facts if value not in (None, "", [], {}) and value is not False]
 
 
 def numpy_text(context):
@@ -473,47 +400,31 @@ def machine_section(doc, runs):
         doc.p(f"{run.label} from: " + ", ".join(f"`{src}`" for src, _ in run.contexts()) + ".")
         config = run.value("kokkos_configuration")
         if config:
-            sub = Doc()
-            sub.pre(str(config))
-            doc.details(f"Kokkos configuration of {run.label}", sub)
+            doc.details(f"Kokkos configuration of {run.label}", pre=str(config))
 
 
 # ---------------------------------------------------------------------------------- summary
 
 def summary_section(doc, runs, lines):
-    doc.h(2, "Summary")
-    if not lines:
-        doc.p("No timings: no program result with result rows in " + ", ".join(r.label for r in runs) + ".")
-        return
-    groups, rows = summary.summary_table(runs, lines)
-    headers = [h for _, subs in groups for h in subs]
+    groups, rows = summary.summary_table(runs, lines) if lines else ([], [])
+    headers = [f"{g}: {h}" if g else h for g, subs in groups for h in subs]
     left = summary.text_columns(groups)
-    doc.table(headers, rows, right=[i for i in range(len(headers)) if i not in left],
-              groups=[(g, len(subs)) for g, subs in groups])
-    doc.items(summary.legend(runs, lines))
+    doc.md("summary", runs, headers, rows, [i for i in range(len(headers)) if i not in left],
+           summary.legend(runs, lines) if lines else [])
 
 
 def crossover_section(doc, runs, found):
-    doc.h(2, "Crossover: the size from which the GPU wins")
-    if not found:
-        doc.p("No size sweep in these runs (`nbk-maximum` and `nbk-sin-exp` sweep sizes).")
-        return
     headers = ["workload"] + [f"{r.label}: resident / with transfers" for r in runs]
     pairs = sorted({(cpu, gpu) for c in found for cpu, gpu, _, _ in c.across})
     headers += [f"CPU {cpu} vs GPU {gpu}: resident / with transfers" for cpu, gpu in pairs]
     rows = []
     for c in found:
-        row = [f"{c.experiment} {c.name}".strip()]
-        for r in runs:
-            own = c.own.get(r.label, "absent")
-            row.append("not run" if own == "absent" else "no device" if own is None else _from_text(*own))
+        own = [c.own.get(r.label, "absent") for r in runs]
         across = {(cpu, gpu): (res, tr) for cpu, gpu, res, tr in c.across}
-        row += [_from_text(*across[p]) if p in across else "-" for p in pairs]
-        rows.append(row)
-    doc.table(headers, rows)
-    doc.p("Elements from which the device is faster at every larger size of the sweep (\"never\": the host is "
-          "faster at the largest). A run's own column compares its host and device spaces; the CPU-vs-GPU "
-          "columns set the CPU run's host times beside the GPU run's device times at the sizes both measured.")
+        rows.append([f"{c.experiment} {c.name}".strip()]
+                    + ["not run" if o == "absent" else "no device" if o is None else _from_text(*o) for o in own]
+                    + [_from_text(*across[p]) if p in across else "-" for p in pairs])
+    doc.md("crossover", headers, rows)
 
 
 def _from_text(resident, transfers):
@@ -547,38 +458,30 @@ def experiment_comparison(doc, runs, experiment):
     cpus = summary.cpu_runs(runs)
     best_cpu = {size: summary._best(e for e in entries if e.size == size and e.cpu_variant and e.run in cpus)
                 for _, size in keys}
-    headers = ["variant", "size"]
-    for run, space in columns:
-        headers.append(f"{space}@{run.label}" if several else space)
-        if on_device(space):
-            headers.append(f"vs best CPU ({space}@{run.label})" if several else f"vs best CPU ({space})")
-    rows = []
-    for variant, size in keys:
-        row = [variant, format_size(size)]
-        for run, space in columns:
-            e = cells.get((variant, size, run.label, space))
-            row.append(_cell_text(e) if e else "-")
-            if on_device(space):
-                base = best_cpu.get(size)
-                row.append(cmpmod.format_ratio(base.time / e.time) if e and e.usable and base else "-")
-        rows.append(row)
+
+    def name(run, space):
+        return f"{space}@{run.label}" if several else space
+
+    def values(run, space, e, base):
+        """A column's cell, and the speed-up over the best CPU beside a device's."""
+        return [_cell_text(e) if e else "-"] + ([cmpmod.format_ratio(base.time / e.time) if e and e.usable and base
+                                                 else "-"] if on_device(space) else [])
+
+    headers = ["variant", "size"] + [h for run, space in columns for h in [name(run, space)] + (
+        [f"vs best CPU ({name(run, space)})"] if on_device(space) else [])]
+    rows = [[variant, format_size(size)] + [v for run, space in columns for v in values(
+        run, space, cells.get((variant, size, run.label, space)), best_cpu.get(size))] for variant, size in keys]
     doc.table(headers, rows, right=range(2, len(headers)))
-    refs = {}
-    for e in entries:
-        if e.reference:
-            refs[f"{e.reference.kind} {e.reference.space}@{e.run.label}"] = e.reference.gbps
-    notes = []
-    if refs:
-        notes.append("Each % is of its own run's probe of that space: " + "; ".join(
-            f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link.")
+    refs = {f"{e.reference.kind} {e.reference.space}@{e.run.label}": e.reference.gbps for e in entries if e.reference}
+    notes = ["Each % is of its own run's probe of that space: " + "; ".join(
+        f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] \
+        if refs else []
     best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {cmpmod.format_time(b.time)}"
             for s, b in best_cpu.items() if b]
     if best and any(on_device(space) for _, space in columns):
         notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in "
-                     + ", ".join(r.label for r in cpus)
-                     + " / this time (" + "; ".join(best) + ").")
-    missing = [r.label for r in runs if not r.files_of(experiment)]
-    if missing:
+                     + ", ".join(r.label for r in cpus) + " / this time (" + "; ".join(best) + ").")
+    if missing := [r.label for r in runs if not r.files_of(experiment)]:
         notes.append(f"Not run in {', '.join(missing)}.")
     if several:
         notes.append("`-`: not measured in that run at that size (a variant or size the other runs lack).")
@@ -601,25 +504,17 @@ def workload_notes(experiment, notes_dir=NOTES_DIR):
 
 
 def experiments_section(doc, runs):
-    doc.h(2, "Experiments")
     names = experiment_order(runs)
-    if not names:
-        doc.p("No program results found in " + ", ".join(f"`{r.path}`" for r in runs)
-              + ": run `scripts/run-experiments.sh` (or a program with `--json`).")
-        return
-    doc.p("One table per program: each row's best call, its GB/s and the share of its own run's bandwidth "
-          "probe; every row, the probes and the sweeps of each run are folded below it.")
+    doc.md("experiments", runs, bool(names))
     for experiment in names:
         doc.h(3, experiment)
         if any(e.experiment == experiment for r in runs for e in r.entries):
             experiment_comparison(doc, runs, experiment)
         notes = workload_notes(experiment)
         if notes:
-            sub = Doc()
-            sub.pre(notes)
-            doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", sub)
+            doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", pre=notes)
         for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
-            sub = Doc()
+            sub = doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})")
             body = {k: v for k, v in data.items() if k not in ("context", "experiment")}
             if _is_experiment_run(data):
                 experiment_tables(sub, data)
@@ -627,66 +522,44 @@ def experiments_section(doc, runs):
                 render_object(sub, body, 4)
             else:
                 sub.p("(no results in this file)")
-            doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})", sub)
 
 
 # ---------------------------------------------------------------------------------- plots
 
-def plots_section(doc, runs, lines, found, out_dir, plots_wanted):
-    doc.h(2, "Plots")
+def _plots(doc, plots_wanted, write, nothing=None):
+    """The PNGs write(plots) makes, each with its title; or why there are none."""
     if not plots_wanted:
-        doc.p("Plots not requested (--no-plots).")
-        return
+        return doc.p("Plots not requested (--no-plots).")
     from . import plots
     try:
-        written = plots.write_run_plots(runs, lines, found, out_dir)
+        written = write(plots)
     except plots.PlotsUnavailable as e:
-        doc.p(f"Plots skipped: {e}.")
-        return
-    if not written:
-        doc.p("Nothing to plot.")
+        return doc.p(f"Plots skipped: {e}.")
+    if not written and nothing:
+        doc.p(nothing)
     for path, title in written:
         doc.p(f"**{title}** (`{os.path.basename(path)}`)")
         doc.img(os.path.basename(path), title)
 
 
 def bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted=True):
-    doc.h(2, "Benchmarks (Google Benchmark)")
     files = [(r, b) for r in runs for b in r.bench]
     if not files:
-        doc.p("No Google Benchmark output: no `bench.json` in " + ", ".join(r.label for r in runs)
-              + " (run `scripts/bench.sh <preset>`, which writes `build/<preset>/bench.json`).")
-        return
-    names = default_labels([b.path for _, b in files])
-    for (run, b), name in zip(files, names):
+        return doc.md("bench", runs, [], None)
+    for (run, b), name in zip(files, default_labels([b.path for _, b in files])):
         b.label = run.label if sum(1 for r, _ in files if r is run) == 1 else f"{run.label}/{name}"
     benches = [b for _, b in files]
     cmp = cmpmod.Comparison(benches, baseline=baseline, alpha=alpha, reference=reference)
-    doc.p("Compared as `tools/nbk-compare` does: files " + ", ".join(f"`{b.path}` ({b.label})" for b in benches)
-          + f", baseline {cmp.baseline.label}.")
+    doc.md("bench", runs, benches, cmp.baseline.label)
     groups, rows = cmpmod.comparison_table(cmp)
     headers = groups[0][1] + [f"{label} {sub}" for label, subs in groups[1:] for sub in subs]
     doc.table(headers, rows, right=range(3, len(headers)))
     doc.items(cmp.legend())
-    errs = cmpmod.errors_of(cmp)
-    if errs:
+    if errs := cmpmod.errors_of(cmp):
         doc.p("Benchmarks that reported an error instead of a time:")
         doc.items(f"`{n}`: {m}" for n, m in errs)
-    bandwidth = Doc()
-    bandwidth_table(bandwidth, cmp, reference)
-    doc.details(f"Bandwidth against {reference}, per benchmark", bandwidth)
-    if not plots_wanted:
-        doc.p("Plots not requested (--no-plots).")
-        return
-    from . import plots
-    try:
-        written = plots.write_plots(cmp, out_dir, prefix="bench-")
-    except plots.PlotsUnavailable as e:
-        doc.p(f"Plots skipped: {e}.")
-        return
-    for path, title in written:
-        doc.p(f"**{title}** (`{os.path.basename(path)}`)")
-        doc.img(os.path.basename(path), title)
+    bandwidth_table(doc.details(f"Bandwidth against {reference}, per benchmark"), cmp, reference)
+    _plots(doc, plots_wanted, lambda plots: plots.write_plots(cmp, out_dir, prefix="bench-"))
 
 
 def bandwidth_table(doc, cmp, reference):
@@ -701,15 +574,7 @@ def bandwidth_table(doc, cmp, reference):
                          cmpmod.format_pct(cell.ref_fraction) if cell.ref_fraction is not None
                          else "link" if cell.run.crosses_link else "-",
                          f"{ref.family} of {ref.space} {format_size(ref.size)}" if ref else f"no {reference} here"])
-    if not rows:
-        doc.p("No benchmark reports GB/s.")
-        return
-    doc.table(["column", "kernel", "size", "GB/s", f"% of {reference}", "reference"], rows, right=[3, 4])
-    doc.p(f"The reference is the {reference} benchmark of the same space in the same file (its largest "
-          f"size; {cmpmod.FALLBACK_REFERENCE} in files without it; serial's for the one-thread `host` "
-          "variants). A copy counts 16 bytes per element; kernels whose data fits in cache can exceed "
-          "100%. \"link\": the timed call copies between host and device memory, so its bound is the "
-          "link, not the device's memory, and no % is given.")
+    doc.md("bandwidth", rows, reference, cmpmod.FALLBACK_REFERENCE)
 
 
 # ---------------------------------------------------------------------------------- main
@@ -721,19 +586,13 @@ def build(runs, out_dir, title, baseline=cmpmod.DEFAULT_BASELINE, reference=cmpm
     lines = summary.summarize(runs)
     found = summary.crossovers(runs)
     doc = Doc()
-    doc.h(1, title)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    doc.p(f"Written by `tools/nbk-report` on {now} from " + ", ".join(f"{r.label} = `{r.path}`" for r in runs)
-          + ". Sections: summary, machine and build, crossover, plots, experiments, the documents' figures, "
-          "benchmarks.")
-    skipped = [(p, why) for r in runs for p, why in r.skipped]
-    if skipped:
-        doc.p("Files not used:")
-        doc.items(f"`{p}`: {why}" for p, why in skipped)
+    doc.md("header", title, now, runs, [f"`{p}`: {why}" for r in runs for p, why in r.skipped])
     summary_section(doc, runs, lines)
     machine_section(doc, runs)
     crossover_section(doc, runs, found)
-    plots_section(doc, runs, lines, found, out_dir, plots_wanted)
+    doc.h(2, "Plots")
+    _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, found, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
     published_section(doc, runs)
     bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted)
@@ -774,11 +633,10 @@ that are not results are listed in the page. Plots need matplotlib (else skipped
 def _newest_run(preset_dir):
     """The newest folder of preset_dir/runs (by run.json's start, then name), else preset_dir."""
     root = os.path.join(preset_dir, "runs")
-    folders = [os.path.join(root, n) for n in os.listdir(root)] if os.path.isdir(root) else []
-    folders = [f for f in folders if os.path.isdir(f)]
-    if not folders:
-        return preset_dir
-    return max(folders, key=lambda f: (str((record.read_context(f) or {}).get("started_utc", "")), f))
+    folders = [f for f in (os.path.join(root, n) for n in os.listdir(root)) if os.path.isdir(f)] \
+        if os.path.isdir(root) else []
+    return max(folders, key=lambda f: (str((record.read_context(f) or {}).get("started_utc", "")), f),
+               default=preset_dir)
 
 
 def _parser():

@@ -12,6 +12,7 @@ Rows become Entries: one per verified or failed result row and one more for its
 with-transfers timing (variant+transfers), each with the run's bandwidth reference of its
 space (the memcpy probe, else the Kokkos copy probe, of the same program and run).
 """
+import collections
 import os
 
 from . import record
@@ -38,11 +39,8 @@ def is_reference(space):
 
 # ---------------------------------------------------------------------------------- entries
 
-class Reference:
-    """A bandwidth reference: a probe of one space in one program's run."""
-
-    def __init__(self, kind, space, gbps):
-        self.kind, self.space, self.gbps = kind, space, gbps
+# A bandwidth reference: a probe of one space in one program's run.
+Reference = collections.namedtuple("Reference", "kind space gbps")
 
 
 def reference_of(data, space):
@@ -77,14 +75,9 @@ class Entry:
             f"not verified: {row.get('check') or row.get('status') or 'no status'}"
         self.reference = None
 
-    @property
-    def on_device(self):
-        return on_device(self.space)
-
-    @property
-    def is_reference(self):
-        """A reference's row (NumPy): on the CPU, but not one of the programs' CPU variants."""
-        return is_reference(self.space)
+    on_device = property(lambda self: on_device(self.space))
+    # A reference's row (NumPy): on the CPU, but not one of the programs' CPU variants.
+    is_reference = property(lambda self: is_reference(self.space))
 
     @property
     def cpu_variant(self):
@@ -105,9 +98,7 @@ class Entry:
     def fraction_of(self):
         return "link" if self.crosses_link else (self.reference.kind if self.reference else None)
 
-    @property
-    def usable(self):
-        return self.error is None and self.time is not None
+    usable = property(lambda self: self.error is None and self.time is not None)
 
 
 def _positive(v):
@@ -184,25 +175,19 @@ class RunRecord:
                         for e in entries_of(self, data)]
 
     def _read_given(self, path):
-        if os.path.isdir(path):
-            for p in _json_files(path):
-                self.add_file(p)
-        elif os.path.exists(path):
-            self.add_file(path, strict=True)
-        else:
+        if not os.path.exists(path):
             raise InputError(f"{path}: no such file or directory")
+        for p in _json_files(path) if os.path.isdir(path) else [path]:
+            self.add_file(p, strict=not os.path.isdir(path))
 
     def _read_folder(self, path):
         context = record.read_context(path)
         if context is None:
             raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
         self.context = context
-        paths = _json_files(path)
-        for sub in (os.path.join(path, name) for name in SUBFOLDERS):
-            if os.path.isdir(sub):
-                paths += _json_files(sub)
-        for p in paths:
-            self.add_file(p)
+        for folder in [path] + [os.path.join(path, name) for name in SUBFOLDERS]:
+            for p in _json_files(folder) if os.path.isdir(folder) else []:
+                self.add_file(p)
 
     def add_file(self, path, strict=False):
         """A program result or Google Benchmark file; anything else is skipped with its
@@ -249,11 +234,7 @@ class RunRecord:
 
     def value(self, *keys):
         """The first value any context has for any of `keys` (run.json first)."""
-        for _, c in self.contexts():
-            for k in keys:
-                if c.get(k) not in (None, "", []):
-                    return c[k]
-        return None
+        return next((c[k] for _, c in self.contexts() for k in keys if c.get(k) not in (None, "", [])), None)
 
     @property
     def has_device(self):
@@ -264,8 +245,7 @@ class RunRecord:
         preset = self.value("preset")
         rev = self.value("git_revision")
         name = self.value("name") or os.path.basename(os.path.normpath(self.path))
-        cands = [host, f"{host}-{preset}" if preset else None, f"{host}-{preset}-{rev}" if rev else None, name]
-        return [c for c in cands if c]
+        return [c for c in (host, preset and f"{host}-{preset}", rev and f"{host}-{preset}-{rev}", name) if c]
 
 
 def _kind(data):
@@ -301,8 +281,7 @@ def label_runs(runs, labels=None):
 
 def open_runs(paths, labels=None):
     """RunRecords of the given folders (or files), labelled; the same folder twice is an error."""
-    seen = {}
-    runs = []
+    runs, seen = [], {}
     for p in paths:
         real = os.path.realpath(p)
         if real in seen:

@@ -11,6 +11,8 @@ A reference (NumPy, tools/nbk-numpy) is on the CPU but is no candidate for the b
 it has a column of its own beside it, its row of the best CPU variant's variant at that size
 (else its fastest there), and the best CPU variant's speed-up over it.
 """
+import dataclasses
+
 from . import compare as cmpmod
 from .gbench import format_size, size_sort_key
 from .runs import REFERENCE_SPACES, TRANSFERS, experiment_order
@@ -29,16 +31,12 @@ class Line:
         self.notes = []
 
     def speedup(self, gpu):
-        if self.cpu is None or gpu is None:
-            return None
-        return self.cpu.time / gpu.time
+        return None if self.cpu is None or gpu is None else self.cpu.time / gpu.time
 
     def cpu_speedup(self, space):
         """The reference's time / the best CPU variant's (>1: the programs' CPU variant is faster)."""
         ref = self.references.get(space)
-        if self.cpu is None or ref is None:
-            return None
-        return ref.time / self.cpu.time
+        return None if self.cpu is None or ref is None else ref.time / self.cpu.time
 
 
 def _best(entries):
@@ -75,11 +73,8 @@ def reference_label(runs, space):
     """'NumPy (1 thread)': the name of a reference space and the threads its files record."""
     threads = {c.get("threads") for r in reference_runs(runs, space) for c in r.reference_contexts()
                if space in (c.get("execution_spaces") or [])}
-    name = REFERENCE_SPACES.get(space, space)
-    if len(threads) != 1 or not isinstance(next(iter(threads)), int):
-        return name
-    n = next(iter(threads))
-    return f"{name} ({n} thread{'' if n == 1 else 's'})"
+    name, n = REFERENCE_SPACES.get(space, space), next(iter(threads)) if len(threads) == 1 else None
+    return f"{name} ({n} thread{'' if n == 1 else 's'})" if isinstance(n, int) else name
 
 
 def _paired(cpu, entries):
@@ -143,17 +138,15 @@ def _sizes(sizes):
 def crossover(points):
     """Smallest elements from which the device is faster at every larger size of
     [(elements, host_s, device_s)]; None when it is not faster at the largest."""
-    points = sorted(p for p in points if p[1] and p[2])
     wins_from = None
-    for elements, host, device in points:
-        if device < host:
-            wins_from = elements if wins_from is None else wins_from
-        else:
-            wins_from = None
+    for elements, host, device in sorted(p for p in points if p[1] and p[2]):
+        wins_from = (elements if wins_from is None else wins_from) if device < host else None
     return wins_from
 
 
-def _sweeps(data):
+def sweeps_of(data):
+    """A program's size sweeps: "sweeps", one per host/device variant pair; "sweep" in files
+    written before there could be several."""
     found = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
     return [s for s in found if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
 
@@ -163,14 +156,16 @@ def _points(sweep, key):
             if isinstance(p, dict) and isinstance(p.get("elements"), int) and isinstance(p.get(key), (int, float))}
 
 
+@dataclasses.dataclass
 class Crossover:
-    """One sweep (a workload, or a precision of one) across runs."""
-
-    def __init__(self, experiment, name):
-        self.experiment, self.name = experiment, name
-        self.own = {}  # run label -> (resident from, with transfers from) or None (no device)
-        self.across = []  # (cpu label, gpu label, resident from, with transfers from)
-        self.sweeps = {}  # run label -> sweep
+    """One sweep (a workload, or a precision of one) across runs: `own`, run label ->
+    (resident from, with transfers from) or None (no device); `across`, (cpu label, gpu label,
+    resident from, with transfers from); `sweeps`, run label -> sweep."""
+    experiment: str
+    name: str
+    own: dict = dataclasses.field(default_factory=dict)
+    across: list = dataclasses.field(default_factory=list)
+    sweeps: dict = dataclasses.field(default_factory=dict)
 
 
 def crossovers(runs):
@@ -179,7 +174,7 @@ def crossovers(runs):
     found = {}
     for run in runs:
         for experiment, (_, data) in run.programs.items():
-            for sweep in _sweeps(data):
+            for sweep in sweeps_of(data):
                 key = (experiment, sweep.get("host_variant") or "")
                 c = found.setdefault(key, Crossover(*key))
                 c.sweeps[run.label] = sweep
@@ -217,10 +212,10 @@ def _where(entry, runs_shown, space=True):
 
 
 def _pct(entry):
-    frac = entry.fraction
-    if frac is None:
+    if entry.fraction is None:
         return "-"
-    return cmpmod.format_pct(frac) + ("" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}")
+    kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
+    return cmpmod.format_pct(entry.fraction) + kind
 
 
 def summary_table(runs, lines):

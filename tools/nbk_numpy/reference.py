@@ -71,22 +71,25 @@ class Verdict:
     checked: bool = True
 
 
+@dataclasses.dataclass(eq=False)
 class Case:
     """One timed expression. `call()` is what the clock sees; `record(result)` runs after
-    every call, outside it; `verdict()` after the last."""
-
-    def __init__(self, variant, call, check, bytes_per_call, moves=ONE_THREAD, flops=0, extra=None):
-        self.variant = variant
-        self.call = call
-        self.check = check  # function(last result) -> Verdict
-        self.bytes_per_call = int(bytes_per_call)
-        self.moves = moves
-        self.flops = int(flops)
-        self.extra = extra or {}
-        self.last = None
+    every call, outside it (keeping the result, and giving it to `keep`); `verdict()` after
+    the last: check(last result)."""
+    variant: Variant
+    call: object
+    check: object
+    bytes_per_call: int
+    moves: str = ONE_THREAD
+    flops: int = 0
+    extra: dict = dataclasses.field(default_factory=dict)
+    keep: object = None
+    last: object = None
 
     def record(self, result):
         self.last = result
+        if self.keep:
+            self.keep(result)
 
     def verdict(self):
         return self.check(self.last)
@@ -100,8 +103,26 @@ class Problem:
     size: tuple = None  # the size run, where it is not the one asked for
 
 
-def _variant(workload, name):
-    return next(v for v in workload.variants if v.name == name)
+_ALL = {}  # experiment -> Workload, as @workload declares them
+
+
+def workload(name, title, document, rank, variants, repetitions=5, seeded=True):
+    """Declares the experiment its build function makes Problems of: `variants` maps the
+    programs' variant names to the expression timed, or to (expression, the document's figure).
+    The build's Cases name their variant; the function it returns gives them the Variant."""
+    def declare(build):
+        w = Workload(name, title, document, rank, [Variant(v, *(e if isinstance(e, tuple) else (e,)))
+                                                   for v, e in variants.items()], None, repetitions, seeded)
+
+        def built(np, size, seed):
+            problem = build(np, size, seed)
+            for case in problem.cases:
+                case.variant = next(v for v in w.variants if v.name == case.variant)
+            return problem
+        _ALL[name] = w
+        w.build = built
+        return built
+    return declare
 
 
 def _chunks(n, step=1 << 22):
@@ -127,6 +148,11 @@ def mismatch_verdict(wrong, what="wrong"):
     return Verdict(ok, "ok" if ok else f"FAILED ({wrong} {what})", {"mismatches": int(wrong)})
 
 
+def _equal(np, expected, what="wrong", part=lambda r: r):
+    """The check of an exact result: part(result) == expected everywhere."""
+    return lambda r: mismatch_verdict(int(np.count_nonzero(part(r) != expected)), what)
+
+
 def _long_double_is_wider(np):
     return np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
 
@@ -145,6 +171,8 @@ def _fits(n, element_bytes):
     return True
 
 
+@workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
+          {"resident": "np.add(x, 1, out=x)  (x += 1)"}, repetitions=1, seeded=False)
 def build_add_one(np, size, seed):
     asked = size[0]
     n = asked
@@ -162,15 +190,12 @@ def build_add_one(np, size, seed):
         np.add(x, 1, out=x)
         return x
 
-    def record(_):
+    def keep(_):
         state["calls"] += 1
-        c = state["calls"]
-        for a, b in _chunks(n, 1 << 24):
-            state["wrong"] += int(np.count_nonzero(x[a:b] != c))
+        state["wrong"] += sum(int(np.count_nonzero(x[a:b] != state["calls"])) for a, b in _chunks(n, 1 << 24))
 
-    case = Case(_variant(ADD_ONE, "resident"), call, lambda _: mismatch_verdict(state["wrong"]), 8 * n,
-                moves=ONE_THREAD + "; in place, pages first-touched before timing")
-    case.record = record
+    case = Case("resident", call, lambda _: mismatch_verdict(state["wrong"]), 8 * n,
+                moves=ONE_THREAD + "; in place, pages first-touched before timing", keep=keep)
     return Problem({"element_type": "int32", "data": "zeros; every element is c after c calls"}, [case], note,
                    (n,) if n != asked else None)
 
@@ -203,6 +228,8 @@ def sum_tolerance(n, sum_abs, max_prefix, u, lam=6.0):
     return min(worst, probable)
 
 
+@workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
+          {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"})
 def build_sum(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
@@ -225,10 +252,8 @@ def build_sum(np, size, seed):
             return Verdict(ok, ("ok" if ok else f"FAILED (error {errors[i]:.3g} > {tolerance:.3g})")
                            + ("" if details["reproducible"] else " (varies)"), details)
 
-        case = Case(_variant(SUM, name), call, check, 4 * n,
-                    moves=ONE_THREAD + f"; pairwise sum, {accumulator} accumulator")
-        case.record = lambda r, results=results: results.append(float(r))
-        cases.append(case)
+        cases.append(Case(name, call, check, 4 * n, keep=lambda r, results=results: results.append(float(r)),
+                          moves=ONE_THREAD + f"; pairwise sum, {accumulator} accumulator"))
     return Problem({"element_type": "float32", "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
                     "seed": seed, "exact_sum": float(exact), "sum_abs": sum_abs, "max_abs_prefix_sum": max_prefix},
                    cases)
@@ -236,6 +261,8 @@ def build_sum(np, size, seed):
 
 # ---- product (seed 004)
 
+@workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
+          {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"})
 def build_product(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).random(n)
@@ -263,8 +290,8 @@ def build_product(np, size, seed):
         return Verdict(ok, "ok" if ok else f"FAILED (relative error {error:.2e})",
                        {"log_sum": r, "log_sum_relative_error": error})
 
-    cases = [Case(_variant(PRODUCT, "prod"), lambda: np.prod(x), check_prod, 8 * n),
-             Case(_variant(PRODUCT, "log-sum"), lambda: np.sum(np.log(x)), check_log_sum, 8 * n)]
+    cases = [Case("prod", lambda: np.prod(x), check_prod, 8 * n),
+             Case("log-sum", lambda: np.sum(np.log(x)), check_log_sum, 8 * n)]
     return Problem({"element_type": "float64", "distribution": "U[0,1), numpy.random.default_rng(seed) (PCG64)",
                     "seed": seed, "log_sum_reference": log_sum, "underflows": underflows,
                     "host_product": host_product, "log_sum_tolerance": 1e-12}, cases)
@@ -272,15 +299,17 @@ def build_product(np, size, seed):
 
 # ---- maximum (seed 002)
 
+@workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
+          {"mdrange-auto": "np.maximum(a, b, out=c)"})
 def build_maximum(np, size, seed):
     rng = np.random.default_rng(seed)
     a = rng.random(size, dtype=np.float32)
     b = rng.random(size, dtype=np.float32)
     c = np.full(size, np.nan, np.float32)
     expected = np.where(a >= b, a, b)
-    v = _variant(MAXIMUM, "mdrange-auto")
+    v = "mdrange-auto"
     case = Case(v, lambda: np.maximum(a, b, out=c),
-                lambda r: mismatch_verdict(int(np.count_nonzero(r != expected))), 12 * a.size)
+                _equal(np, expected), 12 * a.size)
     if size == (32, 32, 32):
         case.extra["document"] = "np.maximum: 172 us at 32^3"
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
@@ -288,6 +317,9 @@ def build_maximum(np, size, seed):
 
 # ---- sin_exp (seed 004)
 
+@workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
+          {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")},
+          seeded=False)
 def build_sin_exp(np, size, seed):
     n = size[0]
     x64 = np.linspace(0, 2 * math.pi, n)
@@ -305,7 +337,7 @@ def build_sin_exp(np, size, seed):
         else:
             def check(_):
                 return Verdict(True, "unchecked (no long double wider than float64 here)", checked=False)
-        cases.append(Case(_variant(SIN_EXP, name), lambda x=x, y=y: np.sin(x) * np.exp(y), check,
+        cases.append(Case(name, lambda x=x, y=y: np.sin(x) * np.exp(y), check,
                           3 * n * np.dtype(t).itemsize,
                           moves=ONE_THREAD + "; temporaries and z allocated by every call"))
     return Problem({"x": "linspace(0, 2 pi, n)", "y": 10.0}, cases)
@@ -313,6 +345,8 @@ def build_sin_exp(np, size, seed):
 
 # ---- hypot (seed 003)
 
+@workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
+          {"scaled": "np.hypot(x, y, out=h)"})
 def build_hypot(np, size, seed):
     n = size[0]
     u4 = np.random.default_rng(seed).random((4, n))
@@ -327,13 +361,15 @@ def build_hypot(np, size, seed):
     x64, y64 = x.astype(np.float64), y.astype(np.float64)
     reference = np.sqrt(x64 * x64 + y64 * y64)  # no float32 square reaches float64's limits
     h = np.full(n, np.nan, np.float32)
-    case = Case(_variant(HYPOT, "scaled"), lambda: np.hypot(x, y, out=h),
+    case = Case("scaled", lambda: np.hypot(x, y, out=h),
                 lambda r: relative_error_verdict(np, r, reference, 8, 2.0**-24), 12 * n)
     return Problem({"element_type": "float32", "seed": seed, "exponent_range": [-100, 100]}, [case])
 
 
 # ---- gaussian (seed 003)
 
+@workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
+          {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"})
 def build_gaussian(np, size, seed):
     n = size[0]
     x = (3.0 * (2 * np.random.default_rng(seed).random(n) - 1)).astype(np.float32)
@@ -341,7 +377,7 @@ def build_gaussian(np, size, seed):
     sqrt_2pi = np.float32(2.5066282746310002)
     z = (x.astype(np.float64) - 0.0) / 1.0
     reference = np.exp(-0.5 * z * z) / (1.0 * math.sqrt(2 * math.pi))
-    case = Case(_variant(GAUSSIAN, "pdf"),
+    case = Case("pdf",
                 lambda: np.exp(np.float32(-0.5) * ((x - mean) / sigma) ** 2) / (sigma * sqrt_2pi),
                 lambda r: relative_error_verdict(np, r, reference, 32, 2.0**-24), 8 * n,
                 moves=ONE_THREAD + "; temporaries and p allocated by every call")
@@ -351,6 +387,9 @@ def build_gaussian(np, size, seed):
 
 # ---- polar (seed 003)
 
+@workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
+          {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
+                       "np.sqrt(dx * dx + dy * dy)"})
 def build_polar(np, size, seed):
     n = size[0]
     u4 = np.random.default_rng(seed).random((4, n))
@@ -382,12 +421,15 @@ def build_polar(np, size, seed):
         return v
 
     return Problem({"element_type": "float32", "seed": seed, "rho": "uniform(0, 1)", "theta": "uniform(-pi, pi)"},
-                   [Case(_variant(POLAR, "distance"), distance, check, 20 * n,
+                   [Case("distance", distance, check, 20 * n,
                          moves=ONE_THREAD + "; temporaries and d allocated by every call")])
 
 
 # ---- add (seed 003)
 
+@workload("add", "out = x + y in int64 and float32", "seed 003", 1,
+          {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
+           "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, seeded=False)
 def build_add(np, size, seed):
     n = size[0]
     x64 = np.arange(n, dtype=np.int64)
@@ -398,29 +440,33 @@ def build_add(np, size, seed):
     for t, x, y, expected in (("i64", x64, y64, 3 * x64),
                               ("f32", x32, y32, (x32.astype(np.float64) + y32.astype(np.float64)).astype(np.float32))):
         out = np.empty_like(x)
-        check = (lambda r, expected=expected: mismatch_verdict(int(np.count_nonzero(r != expected))))
+        check = _equal(np, expected)
         per = 3 * x.itemsize * n
-        cases.append(Case(_variant(ADD, t), lambda x=x, y=y, out=out: np.add(x, y, out=out), check, per))
-        cases.append(Case(_variant(ADD, t + "-new"), lambda x=x, y=y: x + y, check, per,
+        cases.append(Case(t, lambda x=x, y=y, out=out: np.add(x, y, out=out), check, per))
+        cases.append(Case(t + "-new", lambda x=x, y=y: x + y, check, per,
                           moves=ONE_THREAD + "; out allocated by every call"))
     return Problem({"x": "arange(n)", "y": "2 x"}, cases)
 
 
 # ---- mat_add (seed 003, the CUDA C guide)
 
+@workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
+          {"mdrange-auto": "np.add(a, b, out=c)"})
 def build_mat_add(np, size, seed):
     rng = np.random.default_rng(seed)
     a = rng.random(size, dtype=np.float32)
     b = rng.random(size, dtype=np.float32)
     c = np.full(size, np.nan, np.float32)
     expected = (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32)
-    case = Case(_variant(MAT_ADD, "mdrange-auto"), lambda: np.add(a, b, out=c),
-                lambda r: mismatch_verdict(int(np.count_nonzero(r != expected))), 12 * a.size)
+    case = Case("mdrange-auto", lambda: np.add(a, b, out=c),
+                _equal(np, expected), 12 * a.size)
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
 
 
 # ---- row_sum (seed 004)
 
+@workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
+          {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"})
 def build_row_sum(np, size, seed):
     rows, columns = size
     rng = np.random.default_rng(seed)
@@ -430,9 +476,9 @@ def build_row_sum(np, size, seed):
     float_sums = np.cumsum(floats.astype(np.float64), axis=1)[:, -1] if columns else np.zeros(rows)
     tolerance = 2.0 * (columns - 1 if columns > 1 else 0) + 1
     cases = [
-        Case(_variant(ROW_SUM, "team-int32"), lambda: ints.sum(axis=1, dtype=np.int64),
-             lambda r: mismatch_verdict(int(np.count_nonzero(r != int_sums))), ints.size * 4 + rows * 8),
-        Case(_variant(ROW_SUM, "team-float32"), lambda: floats.sum(axis=1),
+        Case("team-int32", lambda: ints.sum(axis=1, dtype=np.int64),
+             _equal(np, int_sums), ints.size * 4 + rows * 8),
+        Case("team-float32", lambda: floats.sum(axis=1),
              lambda r: relative_error_verdict(np, r, float_sums, tolerance, 2.0**-24), floats.size * 4 + rows * 4),
     ]
     return Problem({"element_types": ["int32", "float32"], "sum_types": ["int64", "float32"], "shape": list(size),
@@ -441,6 +487,9 @@ def build_row_sum(np, size, seed):
 
 # ---- l2_norm (seed 003)
 
+@workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
+          {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
+           "float-acc": "np.sqrt((a * a).sum(axis=1))"})
 def build_l2_norm(np, size, seed):
     rows, columns = size
     rng = np.random.default_rng(seed)
@@ -459,9 +508,9 @@ def build_l2_norm(np, size, seed):
         return np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)
 
     cases = [
-        Case(_variant(L2_NORM, "double-acc"), double_acc,
+        Case("double-acc", double_acc,
              lambda r: relative_error_verdict(np, r, reference, 2.0, 2.0**-24), traffic, flops=2 * a.size),
-        Case(_variant(L2_NORM, "float-acc"), lambda: np.sqrt((a * a).sum(axis=1)),
+        Case("float-acc", lambda: np.sqrt((a * a).sum(axis=1)),
              lambda r: relative_error_verdict(np, r, reference, columns + 1.5, 2.0**-24), traffic, flops=2 * a.size),
     ]
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed,
@@ -470,6 +519,8 @@ def build_l2_norm(np, size, seed):
 
 # ---- matmul (seed 003)
 
+@workload("matmul", "C = A B over float32 matrices", "seed 003", 3,
+          {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"})
 def build_matmul(np, size, seed):
     m, n, p = size
     rng = np.random.default_rng(seed)
@@ -495,7 +546,7 @@ def build_matmul(np, size, seed):
         v.details.update(max_error_in_u_of_magnitude=worst, tolerance_in_u=gamma / u)
         return v
 
-    case = Case(_variant(MATMUL, "tiled"), lambda: np.matmul(a, b, out=c), check, 4 * (m * n + n * p + m * p),
+    case = Case("tiled", lambda: np.matmul(a, b, out=c), check, 4 * (m * n + n * p + m * p),
                 moves="NumPy's BLAS sgemm (see the context's blas and threads), host memory", flops=2 * m * n * p)
     return Problem({"element_type": "float32", "m": m, "n": n, "p": p, "seed": seed}, [case])
 
@@ -505,6 +556,8 @@ def build_matmul(np, size, seed):
 HISTOGRAM_BINS = (1, 16, 100, 4096)
 
 
+@workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
+          {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS})
 def build_histogram(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
@@ -518,9 +571,8 @@ def build_histogram(np, size, seed):
         edges = np.linspace(-4.0, 4.0, bins + 1).astype(x.dtype)
         index = np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1)
         expected = np.bincount(index, minlength=bins)
-        check = (lambda r, expected=expected: mismatch_verdict(int(np.count_nonzero(r[0] != expected)),
-                                                               "bins differ"))
-        cases.append(Case(_variant(HISTOGRAM, f"private-{bins}"),
+        check = _equal(np, expected, "bins differ", lambda r: r[0])
+        cases.append(Case(f"private-{bins}",
                           lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)), check, 4 * n))
     return Problem({"element_type": "float32", "seed": seed, "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
                     "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
@@ -534,6 +586,9 @@ def build_histogram(np, size, seed):
 PI_CHUNK = 1 << 20  # points drawn at a time
 
 
+@workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
+          {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
+                         "np.count_nonzero(x * x + y * y <= 1)"}, repetitions=3)
 def build_pi(np, size, seed):
     streams, per_stream = size
     n = streams * per_stream
@@ -570,61 +625,14 @@ def build_pi(np, size, seed):
                        {"estimate_first_call": estimates[0], "worst_error": worst, "bound": bound,
                         "calls": len(estimates)})
 
-    case = Case(_variant(PI, "xorshift64"), count_inside, check, 0,
+    case = Case("xorshift64", count_inside, check, 0,
                 moves=ONE_THREAD + f"; PCG64 float32 uniforms in chunks of {PI_CHUNK} points",
-                extra={"generator": "numpy.random.default_rng(seed): PCG64, float32 uniforms"})
-    case.record = lambda inside: estimates.append(4.0 * inside / n if n else 0.0)
+                extra={"generator": "numpy.random.default_rng(seed): PCG64, float32 uniforms"},
+                keep=lambda inside: estimates.append(4.0 * inside / n if n else 0.0))
     return Problem({"seed": seed, "streams": streams, "samples_per_stream": per_stream,
                     "standard_error": standard_error, "bound_in_standard_errors": 5.0}, [case])
 
 
-ADD_ONE = Workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
-                   [Variant("resident", "np.add(x, 1, out=x)  (x += 1)")], build_add_one, repetitions=1, seeded=False)
-SUM = Workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
-               [Variant("builtin", "np.sum(x)", "np.sum on the CPU: 215.4 ms"),
-                Variant("accurate", "np.sum(x, dtype=np.float64)")], build_sum)
-PRODUCT = Workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
-                   [Variant("prod", "np.prod(x)", "np.prod (no figure)"), Variant("log-sum", "np.sum(np.log(x))")],
-                   build_product)
-MAXIMUM = Workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
-                   [Variant("mdrange-auto", "np.maximum(a, b, out=c)")], build_maximum)
-SIN_EXP = Workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
-                   [Variant("f32", "np.sin(x) * np.exp(y)"),
-                    Variant("f64", "np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")], build_sin_exp,
-                   seeded=False)
-HYPOT = Workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
-                 [Variant("scaled", "np.hypot(x, y, out=h)")], build_hypot)
-GAUSSIAN = Workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
-                    [Variant("pdf", "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32")],
-                    build_gaussian)
-POLAR = Workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
-                 [Variant("distance", "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with "
-                                      "np.sin); np.sqrt(dx * dx + dy * dy)")], build_polar)
-ADD = Workload("add", "out = x + y in int64 and float32", "seed 003", 1,
-               [Variant("i64", "np.add(x, y, out=out), int64"), Variant("i64-new", "x + y, int64"),
-                Variant("f32", "np.add(x, y, out=out), float32"), Variant("f32-new", "x + y, float32")],
-               build_add, seeded=False)
-MAT_ADD = Workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
-                   [Variant("mdrange-auto", "np.add(a, b, out=c)")], build_mat_add)
-ROW_SUM = Workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
-                   [Variant("team-int32", "x.sum(axis=1, dtype=np.int64)"),
-                    Variant("team-float32", "x.sum(axis=1)  (float32 accumulator)")], build_row_sum)
-L2_NORM = Workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
-                   [Variant("double-acc", "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1))"
-                                          ".astype(np.float32)"),
-                    Variant("float-acc", "np.sqrt((a * a).sum(axis=1))")], build_l2_norm)
-MATMUL = Workload("matmul", "C = A B over float32 matrices", "seed 003", 3,
-                  [Variant("tiled", "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)")], build_matmul)
-HISTOGRAM = Workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)",
-                     "seed 003", 1,
-                     [Variant(f"private-{b}", f"np.histogram(x, bins={b}, range=(-4, 4))") for b in HISTOGRAM_BINS],
-                     build_histogram)
-PI = Workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
-              [Variant("xorshift64", f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
-                                     "np.count_nonzero(x * x + y * y <= 1)")], build_pi, repetitions=3)
-
-_ALL = {w.name: w for w in (ADD, ADD_ONE, GAUSSIAN, HISTOGRAM, HYPOT, L2_NORM, MAT_ADD, MATMUL, MAXIMUM, PI, POLAR,
-                            PRODUCT, ROW_SUM, SIN_EXP, SUM)}
 # The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
 WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
 
@@ -635,23 +643,15 @@ def parse_size(text, rank, where):
     """The programs' forms: N or 2^K (for rank 2 or 3 a square or cube of that edge), or
     AxB, AxBxC; every extent positive."""
     t = text.strip().lower()
-    m = re.fullmatch(r"2\^(\d+)", t)
-    try:
-        if m:
-            if int(m.group(1)) > 62:
-                raise ValueError
-            extents = [1 << int(m.group(1))] * rank
-        elif re.fullmatch(r"\d+", t):
-            extents = [int(t)] * rank
-        elif re.fullmatch(r"\d+(x\d+)+", t):
-            extents = [int(e) for e in t.split("x")]
-            if len(extents) != rank:
-                raise UsageError(f"{where}: '{text}' has {len(extents)} extents, this experiment takes {rank}")
-        else:
-            raise ValueError
-    except ValueError:
-        raise UsageError(f"{where}: '{text}' is not a size (N, 2^K" + (", AxB" if rank == 2 else ", AxBxC" if rank == 3
-                                                                      else "") + ")") from None
+    power = re.fullmatch(r"2\^(\d+)", t)
+    if power and int(power.group(1)) <= 62 or re.fullmatch(r"\d+", t):
+        extents = [1 << int(power.group(1)) if power else int(t)] * rank
+    elif re.fullmatch(r"\d+(x\d+)+", t):
+        extents = [int(e) for e in t.split("x")]
+        if len(extents) != rank:
+            raise UsageError(f"{where}: '{text}' has {len(extents)} extents, this experiment takes {rank}")
+    else:
+        raise UsageError(f"{where}: '{text}' is not a size (N, 2^K" + {2: ", AxB", 3: ", AxBxC"}.get(rank, "") + ")")
     if any(e <= 0 for e in extents):
         raise UsageError(f"{where}: '{text}': every extent must be positive")
     if math.prod(extents) >= 1 << 62:
@@ -694,28 +694,16 @@ def run_context(np, threads, imported_before):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     np.ones((4, 4), np.float32) @ np.ones((4, 4), np.float32)  # a BLAS loaded lazily is loaded now
     blas, blas_path, blas_threads = blas_info()
-    context = {
-        "host_name": socket.gethostname(),
-        "cpu_model": record.cpu_model() or platform.processor() or "unknown",
-        "date_utc": now,
-        "execution_spaces": [SPACE],
-        "default_execution_space": SPACE,
-        "host_concurrency": os.cpu_count(),
-        "OMP_PROC_BIND": os.environ.get("OMP_PROC_BIND", "unset"),
-        "OMP_PLACES": os.environ.get("OMP_PLACES", "unset"),
-        "threads": threads,
-        "numpy_version": np.__version__,
-        "python_version": platform.python_version(),
-        "python_executable": sys.executable,
-        "blas": blas,
-        "blas_library": blas_path,
+    context = {  # written with sorted keys
+        "host_name": socket.gethostname(), "cpu_model": record.cpu_model() or platform.processor() or "unknown",
+        "date_utc": now, "execution_spaces": [SPACE], "default_execution_space": SPACE,
+        "host_concurrency": os.cpu_count(), "threads": threads, "numpy_version": np.__version__,
+        "python_version": platform.python_version(), "python_executable": sys.executable,
+        "blas": blas, "blas_library": blas_path,
         "blas_threads": blas_threads,  # as the library reports it; null: it cannot say
-        "random_generator": "numpy.random.default_rng(seed): PCG64",
-        "tool": "tools/nbk-numpy",
+        "random_generator": "numpy.random.default_rng(seed): PCG64", "tool": "tools/nbk-numpy",
         "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
-    }
-    for name in THREAD_VARIABLES:
-        context[name] = os.environ.get(name, "unset")
+        **{name: os.environ.get(name, "unset") for name in ("OMP_PROC_BIND", "OMP_PLACES") + THREAD_VARIABLES}}
     try:
         umath = np.core._multiarray_umath
         context["numpy_simd_baseline"] = list(umath.__cpu_baseline__)
@@ -747,27 +735,22 @@ def memcpy_probe(np, elements, repetitions=10):
 # ---------------------------------------------------------------------------------- timing
 
 def time_case(case, repetitions):
-    """A first call, then `repetitions` calls: (first, best, median), seconds."""
-    clock = time.perf_counter
+    """A first call, then `repetitions` calls: (first, best, median), seconds; each result
+    recorded outside the clock, the garbage collector off."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        t0 = clock()
-        result = case.call()
-        first = clock() - t0
-        case.record(result)
-        result = None
         seconds = []
-        for _ in range(repetitions):
-            t0 = clock()
+        for _ in range(repetitions + 1):
+            t0 = time.perf_counter()
             result = case.call()
-            seconds.append(clock() - t0)
+            seconds.append(time.perf_counter() - t0)
             case.record(result)
             result = None
     finally:
         if enabled:
             gc.enable()
-    return first, min(seconds), statistics.median(seconds)
+    return seconds[0], min(seconds[1:]), statistics.median(seconds[1:])
 
 
 def result_row(workload, case, size, elements, repetitions, timing, verdict, probe, note):
@@ -784,26 +767,18 @@ def result_row(workload, case, size, elements, repetitions, timing, verdict, pro
     memcpy = probe.get("memcpy_gb_per_s") if probe else None
     row["fraction_of_memcpy"] = row["gb_per_s"] / memcpy if memcpy and case.bytes_per_call else None
     if case.flops:
-        row["flops_per_call"] = case.flops
-        row["gflop_per_s"] = case.flops / best * 1e-9 if best > 0 else 0.0
-    for k, val in case.extra.items():
-        if k != "document":
-            row[k] = val
-    if note:
-        row["note"] = note
-    row.update(verdict.details)
-    return row
+        row.update(flops_per_call=case.flops, gflop_per_s=case.flops / best * 1e-9 if best > 0 else 0.0)
+    row.update({k: v for k, v in case.extra.items() if k != "document"}, **({"note": note} if note else {}))
+    return dict(row, **verdict.details)
 
 
 def _finite(obj):
     """NaN and infinities as null: strict JSON."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
     if isinstance(obj, dict):
         return {k: _finite(v) for k, v in obj.items()}
     if isinstance(obj, list):
         return [_finite(v) for v in obj]
-    return obj
+    return None if isinstance(obj, float) and not math.isfinite(obj) else obj
 
 
 def write_json(path, doc):
@@ -919,24 +894,24 @@ def parse_args(argv):
                    help="doubles per array of the np.copyto probe (default 2^25)")
     a = p.parse_args(argv)
 
-    names = []
+    def known(name, said):
+        if name not in WORKLOADS:
+            raise UsageError(f"{said} (known: {', '.join(WORKLOADS)})")
+
+    a.names = []
     for item in a.only:
-        for name in item.split(","):
-            name = name.strip()
-            if name not in WORKLOADS:
-                raise UsageError(f"--only {name or repr(item)}: unknown experiment (known: {', '.join(WORKLOADS)})")
-            if name not in names:
-                names.append(name)
-    a.names = names or list(WORKLOADS)
+        for name in (n.strip() for n in item.split(",")):
+            known(name, f"--only {name or repr(item)}: unknown experiment")
+            a.names += [name] if name not in a.names else []
+    a.names = a.names or list(WORKLOADS)
     a.sizes = {}
     for item in a.size:
-        name, eq, sizes = item.partition("=")
-        name = name.strip()
-        if not eq or not sizes.strip():
+        name, eq, sizes = (t.strip() for t in item.partition("="))
+        if not eq or not sizes:
             raise UsageError(f"--size {item}: expected EXP=SIZE[,SIZE]")
-        if name not in WORKLOADS:
-            raise UsageError(f"--size {item}: unknown experiment '{name}' (known: {', '.join(WORKLOADS)})")
+        known(name, f"--size {item}: unknown experiment '{name}'")
         a.sizes[name] = [parse_size(s, WORKLOADS[name].rank, f"--size {item}") for s in sizes.split(",")]
+    a.scale_value = None
     if a.scale is not None:
         try:
             a.scale_value = float(a.scale)
@@ -944,8 +919,6 @@ def parse_args(argv):
             raise UsageError(f"--scale {a.scale}: not a number") from None
         if not math.isfinite(a.scale_value) or a.scale_value <= 0:
             raise UsageError(f"--scale {a.scale}: must be a positive finite number")
-    else:
-        a.scale_value = None
     a.repetitions_value = _positive_int(a.repetitions, "--repetitions") if a.repetitions is not None else None
     a.threads_value = _positive_int(a.threads, "--threads")
     a.probe_value = _positive_int(a.probe_size, "--probe-size")
@@ -1038,43 +1011,36 @@ def prepare_out(path):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = parse_args(argv)
-        plan = {name: sizes_of(args, WORKLOADS[name]) for name in args.names}
+        return run(sys.argv[1:] if argv is None else argv)
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
+
+
+def run(argv):
+    args = parse_args(argv)
+    plan = {name: sizes_of(args, WORKLOADS[name]) for name in args.names}
     if args.list:
         list_workloads(args, plan)
         return 0
     imported_before = "numpy" in sys.modules
-    for name in THREAD_VARIABLES:
-        os.environ[name] = str(args.threads_value)
+    os.environ.update(dict.fromkeys(THREAD_VARIABLES, str(args.threads_value)))
     try:
         import numpy as np
     except ImportError as e:
         print(f"{PROG}: NumPy is not available to {sys.executable} ({e}; Debian: apt-get install python3-numpy): "
               "no reference run, nothing written", file=sys.stderr)
         return 0
-    try:
-        prepare_out(args.out)
-    except UsageError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
+    prepare_out(args.out)
     context = run_context(np, args.threads_value, imported_before)
     print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "
           f"{args.threads_value} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
     probe = memcpy_probe(np, args.probe_value)
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_value} doubles per array)", flush=True)
-    failed = []
-    for name, sizes in plan.items():
-        w = WORKLOADS[name]
-        reps = args.repetitions_value or w.repetitions
-        ok = run_workload(np, w, sizes, reps, args.seed_value, context, probe, args.out,
-                          lambda line: print(line, flush=True))
-        if not ok:
-            failed.append(name)
+    failed = [name for name, sizes in plan.items() if not run_workload(
+        np, WORKLOADS[name], sizes, args.repetitions_value or WORKLOADS[name].repetitions, args.seed_value, context,
+        probe, args.out, lambda line: print(line, flush=True))]
     print(f"{PROG}: wrote {len(args.names)} file(s) to {args.out}", file=sys.stderr)
     if failed:
         print(f"{PROG}: verification FAILED in {', '.join(failed)}", file=sys.stderr)
