@@ -5,8 +5,9 @@ repetitions benchmarks usually have, the normal approximation is poor); with tie
 approximation with tie and continuity correction."""
 import math
 
-import numpy
-from scipy.stats import mannwhitneyu
+# numpy and scipy.stats are imported where they are used: scipy.stats alone takes ~0.4 s to
+# import, which every run of a tool would pay (the tools' tests run them hundreds of times),
+# while most runs never compute a quantile or a U test.
 
 EXACT_MAX = 50
 
@@ -17,6 +18,7 @@ def median(values):
 
 def quantile(values, q):
     """Linear interpolation between order statistics (numpy's default, 'type 7')."""
+    import numpy
     return float(numpy.quantile(values, q))
 
 
@@ -24,6 +26,7 @@ def mann_whitney_u(x, y):
     """(U of x, two-sided p, "exact" or "normal"); ValueError for an empty sample."""
     if not len(x) or not len(y):
         raise ValueError("the U test needs two non-empty samples")
+    from scipy.stats import mannwhitneyu
     exact = len(set(x) | set(y)) == len(x) + len(y) and max(len(x), len(y)) <= EXACT_MAX
     result = mannwhitneyu(x, y, alternative="two-sided", method="exact" if exact else "asymptotic")
     p = float(result.pvalue)
