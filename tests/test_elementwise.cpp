@@ -139,10 +139,13 @@ TYPED_TEST(Elementwise, RangeAddInInt64) {
 // Every element of C once, for shapes no tile divides, and the empty one.
 TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
   using Memory = typename TypeParam::memory_space;
-  for (const auto tiles : {nbk::mat_add::guide_tiles, nbk::mat_add::row_tiles, nbk::mat_add::default_tiles}) {
+  using nbk::Walk;
+  for (const auto launch : {nbk::mat_add::guide_launch, nbk::mat_add::row_launch, nbk::mat_add::kokkos_launch,
+                            nbk::mat_add::Launch{{4, 64}, Walk::contiguous_first}, nbk::mat_add::Launch{{}, Walk::contiguous_first}}) {
     for (const auto [rows, columns] : {std::pair{0, 4}, std::pair{1, 1}, std::pair{17, 33}, std::pair{1, 1025},
                                        std::pair{1025, 1}}) {
-      SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns) + ", tile " + std::to_string(tiles[1]));
+      SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns) + ", tiles " + std::to_string(launch.tiles[0]) +
+                   " x " + std::to_string(launch.tiles[1]) + (launch.walk == Walk::view_order ? "" : ", j first"));
       nbk::mat_add::Matrix<Memory> a("a", rows, columns), b("b", rows, columns), c("c", rows, columns);
       auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
       for (int i = 0; i < rows; ++i)
@@ -153,7 +156,7 @@ TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
       Kokkos::deep_copy(a, ha);
       Kokkos::deep_copy(b, hb);
       Kokkos::deep_copy(c, std::numeric_limits<float>::quiet_NaN());
-      nbk::mat_add::mat_add(TypeParam(), a, b, c, tiles);
+      nbk::mat_add::mat_add(TypeParam(), a, b, c, launch);
       auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < columns; ++j) ASSERT_EQ(hc(i, j), static_cast<float>(1000 * i + j)) << i << ", " << j;

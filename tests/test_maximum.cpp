@@ -10,13 +10,14 @@
 
 namespace {
 
-using nbk::maximum::Tiles;
+using nbk::Walk;
+using nbk::maximum::Launch;
 
 template <class Space>
 class Maximum : public ::testing::Test {
  protected:
   // c for a(i,j,k) = i + j - k and b(i,j,k) = k - 2 j, with the given tiles.
-  static std::vector<float> run(std::int64_t n0, std::int64_t n1, std::int64_t n2, Tiles tiles) {
+  static std::vector<float> run(std::int64_t n0, std::int64_t n1, std::int64_t n2, const Launch& launch) {
     using Array = nbk::maximum::Array<typename Space::memory_space>;
     Array a("a", n0, n1, n2), b("b", n0, n1, n2), c("c", n0, n1, n2);
     auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
@@ -29,15 +30,15 @@ class Maximum : public ::testing::Test {
     Kokkos::deep_copy(a, ha);
     Kokkos::deep_copy(b, hb);
     Kokkos::deep_copy(c, -1.0f);
-    nbk::maximum::elementwise_max(Space(), a, b, c, tiles);
+    nbk::maximum::elementwise_max(Space(), a, b, c, launch);
     auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
     return std::vector<float>(hc.data(), hc.data() + hc.size());
   }
   static float expected(std::int64_t i, std::int64_t j, std::int64_t k) {
     return static_cast<float>(std::max(i + j - k, k - 2 * j));
   }
-  static void check(std::int64_t n0, std::int64_t n1, std::int64_t n2, Tiles tiles) {
-    const auto c = run(n0, n1, n2, tiles);
+  static void check(std::int64_t n0, std::int64_t n1, std::int64_t n2, const Launch& launch) {
+    const auto c = run(n0, n1, n2, launch);
     ASSERT_EQ(static_cast<std::int64_t>(c.size()), n0 * n1 * n2);
     std::int64_t wrong = 0;
     for (std::int64_t i = 0; i < n0; ++i)
@@ -49,17 +50,18 @@ class Maximum : public ::testing::Test {
 TYPED_TEST_SUITE(Maximum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
 
 TYPED_TEST(Maximum, ShapesThatAreNotMultiplesOfTheTiles) {
-  for (Tiles tiles : {nbk::maximum::document_tiles, nbk::maximum::default_tiles, Tiles{2, 3, 5}})
+  for (const Launch& launch : {nbk::maximum::document_launch, nbk::maximum::kokkos_launch, nbk::maximum::coalesced_launch,
+                               Launch{{2, 3, 5}}, Launch{{2, 3, 5}, Walk::contiguous_first}, Launch{{}, Walk::contiguous_first}})
     for (auto [n0, n1, n2] : {std::array<std::int64_t, 3>{1, 1, 1}, {7, 9, 13}, {8, 8, 8}, {17, 3, 33}, {1, 1, 1025},
                               {33, 1, 2}})
-      TestFixture::check(n0, n1, n2, tiles);
+      TestFixture::check(n0, n1, n2, launch);
 }
 
 TYPED_TEST(Maximum, EmptyExtentsWriteNothing) {
-  for (Tiles tiles : {nbk::maximum::document_tiles, nbk::maximum::default_tiles}) {
-    EXPECT_TRUE(TestFixture::run(0, 5, 5, tiles).empty());
-    EXPECT_TRUE(TestFixture::run(5, 0, 5, tiles).empty());
-    EXPECT_TRUE(TestFixture::run(5, 5, 0, tiles).empty());
+  for (const Launch& launch : {nbk::maximum::document_launch, nbk::maximum::kokkos_launch, nbk::maximum::coalesced_launch}) {
+    EXPECT_TRUE(TestFixture::run(0, 5, 5, launch).empty());
+    EXPECT_TRUE(TestFixture::run(5, 0, 5, launch).empty());
+    EXPECT_TRUE(TestFixture::run(5, 5, 0, launch).empty());
   }
 }
 

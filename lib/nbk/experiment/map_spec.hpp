@@ -332,13 +332,15 @@ Baseline add_host_loop(Experiment& e, std::string name, std::string moves) {
   return {e.variants.back(), map_detail::index_of<T>(static_cast<typename Spec::Types*>(nullptr))};
 }
 
-// One variant of a map on every space: its name, its baseline (and so its precision), its param.
+// One variant of a map on every space: its name, its baseline (and so its precision), its param,
+// and why its device rows cannot reach memcpy where that is established (Variant's field).
 template <class Spec>
 struct MapVariant {
   std::string name;
   Baseline against = {};
   typename Spec::Param param = {};
   Output output = Output::reused;
+  std::string below_memcpy_because = {};
 };
 
 namespace map_detail {
@@ -350,6 +352,7 @@ Variant variant_on(const MapVariant<Spec>& o, std::index_sequence<K...>) {
                                           o.name, against, o.param, o.output))
                              : void()),
    ...);
+  v.below_memcpy_because = o.below_memcpy_because;
   return v;
 }
 }  // namespace map_detail

@@ -1,42 +1,38 @@
 #pragma once
 // Seed 002's workload: c = max(a, b) element by element over three 3-D float32 arrays.
-// The arrays are LayoutRight on every space (NumPy's C order, so host data copies as is),
-// and the 3-D range iterates right-most index fastest to match it.
+// The arrays are LayoutRight on every space (NumPy's C order, so host data copies as is).
 #include <Kokkos_Core.hpp>
 
 #include <array>
 #include <cstdint>
 #include <type_traits>
 
-#include "nbk/core/policy.hpp"
+#include "nbk/core/mdrange.hpp"
 
 namespace nbk::maximum {
 
 template <class Memory>
 using Array = Kokkos::View<float***, Kokkos::LayoutRight, Memory>;
 
-// Tiles of the 3-D range: {0, 0, 0} leaves them to Kokkos.
-using Tiles = std::array<std::int64_t, 3>;
-inline constexpr Tiles default_tiles{0, 0, 0};
-inline constexpr Tiles document_tiles{8, 8, 8};  // the document's threads_per_block
+// How the 3-D range is launched (nbk/core/mdrange.hpp): the View's own index order with the
+// document's 8x8x8 tiles or Kokkos' tiles, or the contiguous index first, in 1x2x128 tiles on a
+// GPU (a 256-thread block whose warps read 128 contiguous bytes of a row each).
+using Launch = nbk::Launch<3>;
+inline constexpr Launch kokkos_launch{};
+inline constexpr Launch document_launch{{8, 8, 8}};  // the document's threads_per_block
+inline constexpr Launch coalesced_launch{{1, 2, 128}, Walk::contiguous_first};
 
 template <class ExecSpace, class A, class C>
-void elementwise_max(const ExecSpace& exec, const A& a, const A& b, const C& c, Tiles tiles) {
+void elementwise_max(const ExecSpace& exec, const A& a, const A& b, const C& c, const Launch& launch) {
   static_assert(Kokkos::is_execution_space<ExecSpace>::value);
   static_assert(A::rank == 3 && C::rank == 3, "the maximum works on 3-D Views");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
-  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
-                                       Kokkos::IndexType<Index>>;
-  const Policy policy = tiles == default_tiles
-                            ? Policy(exec, {0, 0, 0}, {Index(c.extent(0)), Index(c.extent(1)), Index(c.extent(2))})
-                            : Policy(exec, {0, 0, 0}, {Index(c.extent(0)), Index(c.extent(1)), Index(c.extent(2))},
-                                     {tiles[0], tiles[1], tiles[2]});
-  Kokkos::parallel_for(
-      "nbk::maximum", policy, KOKKOS_LAMBDA(Index i, Index j, Index k) {
-        const float x = a(i, j, k), y = b(i, j, k);
-        c(i, j, k) = x < y ? y : x;
-      });
+  const std::array<Index, 3> n{Index(c.extent(0)), Index(c.extent(1)), Index(c.extent(2))};
+  for_each_index("nbk::maximum", exec, n, launch, KOKKOS_LAMBDA(Index i, Index j, Index k) {
+    const float x = a(i, j, k), y = b(i, j, k);
+    c(i, j, k) = x < y ? y : x;
+  });
 }
 
 // The document's maximum_1: three nested loops on one host thread.

@@ -1,0 +1,94 @@
+#pragma once
+// Row-major (LayoutRight) index spaces as 2-D and 3-D MDRangePolicies, in two walks.
+//
+// Kokkos' CUDA MDRange (3.4.01: Kokkos_Cuda_Parallel.hpp; 4.6.01: Kokkos_Cuda_Parallel_MDRange.hpp)
+// launches a rank-2 or rank-3 policy as blocks of tile[0] x tile[1] (x tile[2]) threads with
+// threadIdx.x on the policy's *first* index, whatever its Iterate arguments say; a warp is 32
+// consecutive threadIdx.x, then .y, then .z. A LayoutRight View's contiguous index is its *last*.
+// So a policy over the View's own indices, (i, j, k), coalesces only where every tile but the
+// last is 1 (and blockDim.z is at most 64): the documents' 8x8x8 and 16x16 blocks put a warp's
+// lanes on 32 (16) different rows, one 32-byte sector each per load.
+//  - Walk::view_order: the policy's indices are the View's, (i, j, k), iterated right-most
+//    fastest on a host. The documents' launches (Numba's cuda.grid(3) and the CUDA guide's
+//    MatAdd put x on i) and what a user writes first.
+//  - Walk::contiguous_first: the policy's indices are the View's reversed, (k, j, i), iterated
+//    left-most fastest on a host: a warp's lanes are consecutive k on a GPU, and a host thread's
+//    inner loop walks memory in order. Its tiles are a GPU's block: host spaces keep Kokkos'
+//    tiles, whose inner loop is then the whole contiguous extent (a GPU block's 128 columns cut
+//    a host thread's rows into pieces and cost half the bandwidth of whole rows here).
+// Tiles are given in the View's index order either way; all zeros leave them to Kokkos.
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "nbk/core/compat.hpp"
+#include "nbk/core/policy.hpp"
+
+namespace nbk {
+
+enum class Walk { view_order, contiguous_first };
+
+template <std::size_t Rank>
+struct Launch {
+  std::array<std::int64_t, Rank> tiles{};  // in the View's index order; all zeros: Kokkos' choice
+  Walk walk = Walk::view_order;
+  bool kokkos_tiles() const { return tiles == std::array<std::int64_t, Rank>{}; }
+  friend bool operator==(const Launch& a, const Launch& b) { return a.tiles == b.tiles && a.walk == b.walk; }
+};
+
+template <class ExecSpace, Kokkos::Iterate Order, unsigned Rank>
+using MDRange = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank, Order, Order>, Kokkos::IndexType<Index>>;
+
+// The policy of a walk: over `extents` (the View's order) as they are or reversed.
+template <class ExecSpace>
+MDRange<ExecSpace, Kokkos::Iterate::Right, 2> view_order_policy(const ExecSpace& exec, std::array<Index, 2> n,
+                                                                   const Launch<2>& l) {
+  using P = MDRange<ExecSpace, Kokkos::Iterate::Right, 2>;
+  return l.kokkos_tiles() ? P(exec, {0, 0}, {n[0], n[1]}) : P(exec, {0, 0}, {n[0], n[1]}, {l.tiles[0], l.tiles[1]});
+}
+template <class ExecSpace>
+MDRange<ExecSpace, Kokkos::Iterate::Left, 2> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 2> n,
+                                                                        const Launch<2>& l) {
+  using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 2>;
+  return l.kokkos_tiles() || !is_device_space_v<ExecSpace> ? P(exec, {0, 0}, {n[1], n[0]}) : P(exec, {0, 0}, {n[1], n[0]}, {l.tiles[1], l.tiles[0]});
+}
+template <class ExecSpace>
+MDRange<ExecSpace, Kokkos::Iterate::Right, 3> view_order_policy(const ExecSpace& exec, std::array<Index, 3> n,
+                                                                   const Launch<3>& l) {
+  using P = MDRange<ExecSpace, Kokkos::Iterate::Right, 3>;
+  return l.kokkos_tiles() ? P(exec, {0, 0, 0}, {n[0], n[1], n[2]})
+                          : P(exec, {0, 0, 0}, {n[0], n[1], n[2]}, {l.tiles[0], l.tiles[1], l.tiles[2]});
+}
+template <class ExecSpace>
+MDRange<ExecSpace, Kokkos::Iterate::Left, 3> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 3> n,
+                                                                        const Launch<3>& l) {
+  using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 3>;
+  return l.kokkos_tiles() || !is_device_space_v<ExecSpace> ? P(exec, {0, 0, 0}, {n[2], n[1], n[0]})
+                          : P(exec, {0, 0, 0}, {n[2], n[1], n[0]}, {l.tiles[2], l.tiles[1], l.tiles[0]});
+}
+
+// f(i, j) for every index of an n[0] x n[1] row-major space, launched as `launch` says.
+template <class ExecSpace, class F>
+void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 2> n, const Launch<2>& launch,
+                    const F& f) {
+  if (launch.walk == Walk::view_order)
+    Kokkos::parallel_for(label, view_order_policy(exec, n, launch), KOKKOS_LAMBDA(Index i, Index j) { f(i, j); });
+  else
+    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch), KOKKOS_LAMBDA(Index j, Index i) { f(i, j); });
+}
+
+// f(i, j, k) for every index of an n[0] x n[1] x n[2] row-major space, launched as `launch` says.
+template <class ExecSpace, class F>
+void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 3> n, const Launch<3>& launch,
+                    const F& f) {
+  if (launch.walk == Walk::view_order)
+    Kokkos::parallel_for(label, view_order_policy(exec, n, launch),
+                         KOKKOS_LAMBDA(Index i, Index j, Index k) { f(i, j, k); });
+  else
+    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch),
+                         KOKKOS_LAMBDA(Index k, Index j, Index i) { f(i, j, k); });
+}
+
+}  // namespace nbk
