@@ -1,6 +1,6 @@
 // Functions of every row of a matrix on every enabled space: seed 004's row sums (a team per
-// row and a thread per row; int32 exact in int64, float32 within the bound of any order of
-// adds) and seed 003's row norms (squares added in double: no overflow or underflow for any
+// row, a thread's vector lanes per row and a thread per row; int32 exact in int64, float32
+// within the bound of any order of adds) and seed 003's row norms (squares added in double: no overflow or underflow for any
 // float; in float: what float32 does with huge and tiny components). Known matrices, one row,
 // one column, no rows, rows of no columns, odd sizes, more rows than teams.
 #include <Kokkos_Core.hpp>
@@ -45,7 +45,8 @@ std::vector<Value> per_row(Kernel kernel, Index rows, Index columns, const std::
   return std::vector<Value>(host.data(), host.data() + rows);
 }
 
-enum class Way { team, flat };
+enum class Way { team, vector, flat };
+constexpr const char* way_name[] = {"team", "vector", "flat"};
 
 template <class Space, class T>
 std::vector<Sum<T>> row_sums_on(Way way, Index rows, Index columns, const std::vector<T>& values) {
@@ -53,6 +54,8 @@ std::vector<Sum<T>> row_sums_on(Way way, Index rows, Index columns, const std::v
       [way](const Space& exec, const auto& a, const auto& sums) {
         if (way == Way::team)
           nbk::row_sum::team_row_sums(exec, a, sums);
+        else if (way == Way::vector)
+          nbk::row_sum::vector_row_sums(exec, a, sums);
         else
           nbk::row_sum::flat_row_sums(exec, a, sums);
       },
@@ -71,8 +74,8 @@ class Rows : public ::testing::Test {};
 TYPED_TEST_SUITE(Rows, nbk::test::SpaceTypes, nbk::test::SpaceNames);
 
 TYPED_TEST(Rows, RowSumsOfKnownMatrices) {
-  for (const Way way : {Way::team, Way::flat}) {
-    SCOPED_TRACE(way == Way::team ? "team" : "flat");
+  for (const Way way : {Way::team, Way::vector, Way::flat}) {
+    SCOPED_TRACE(way_name[int(way)]);
     // One row 1..1025, one column 0..1024, then the same as float32 (every sum exact there).
     std::vector<std::int32_t> counting(1025);
     std::iota(counting.begin(), counting.end(), 1);
@@ -91,8 +94,8 @@ TYPED_TEST(Rows, RowSumsOfKnownMatrices) {
 
 TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
   constexpr std::int32_t max = std::numeric_limits<std::int32_t>::max(), min = std::numeric_limits<std::int32_t>::min();
-  for (const Way way : {Way::team, Way::flat}) {
-    SCOPED_TRACE(way == Way::team ? "team" : "flat");
+  for (const Way way : {Way::team, Way::vector, Way::flat}) {
+    SCOPED_TRACE(way_name[int(way)]);
     // Rows whose sums an int32 would wrap: 1025 x max, 1025 x min, and max, min alternating.
     std::vector<std::int32_t> extremes(3 * 1025);
     for (Index j = 0; j < 1025; ++j) {
@@ -121,7 +124,7 @@ TYPED_TEST(Rows, Float32RowSumsWithinTheBoundOfAnyOrder) {
     std::vector<float> a(static_cast<std::size_t>(rows * columns));
     for (auto& x : a) x = signed_values(engine);
     const double u = std::numeric_limits<float>::epsilon() / 2;
-    for (const Way way : {Way::team, Way::flat}) {
+    for (const Way way : {Way::team, Way::vector, Way::flat}) {
       const auto sums = row_sums_on<TypeParam>(way, rows, columns, a);
       for (Index i = 0; i < rows; ++i) {
         double exact = 0, magnitudes = 0;

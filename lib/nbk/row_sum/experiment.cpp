@@ -1,8 +1,8 @@
 // Seed 004: the sums of the rows of a 1000 x 1000 matrix (the document's) and of a 2^14 x 2^12
 // one (ours), in int32 (summed exactly in int64) and float32, as the gufunc sum_row: a team
-// per row or a thread per row on every space, on a device resident and with transfers,
-// against one host thread; int32 sums exact, float32 within the rounding bound of any order
-// of m - 1 adds against a double reference.
+// per row, a thread's vector lanes per row (a warp on a GPU) or a thread per row on every
+// space, on a device resident and with transfers, against one host thread; int32 sums exact,
+// float32 within the rounding bound of any order of m - 1 adds against a double reference.
 #include <fmt/format.h>
 
 #include <limits>
@@ -85,13 +85,14 @@ Traffic traffic(const Size& s) {
   return {static_cast<std::uint64_t>(s.elements()) * sizeof(T), static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>)};
 }
 
-enum class Way { team, flat };
+enum class Way { team, vector, flat };
+constexpr const char* way_name[] = {"team", "vector", "flat"};
 
 template <class Space, class T, Way way>
 exp::Variant variant_on(const exp::Variant& host) {
   using Sums = Kokkos::View<Sum<T>*, typename Space::memory_space>;
   using Case = exp::ArraysCase<Space, HostMatrix<T>, 1, Sums>;
-  exp::Variant v = exp::arrays_variant<Space>(fmt::format("{}-{}", way == Way::team ? "team" : "flat", type_name<T>()),
+  exp::Variant v = exp::arrays_variant<Space>(fmt::format("{}-{}", way_name[int(way)], type_name<T>()),
                                            "the matrix", "the sums");
   v.footprint = [](const Size& s) {
     const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(T);
@@ -107,6 +108,8 @@ exp::Variant variant_on(const exp::Variant& host) {
         [](const Space& exec, const typename Case::Ins& in, const Sums& sums) {
           if constexpr (way == Way::team)
             row_sum::team_row_sums(exec, in[0], sums);
+          else if constexpr (way == Way::vector)
+            row_sum::vector_row_sums(exec, in[0], sums);
           else
             row_sum::flat_row_sums(exec, in[0], sums);
         },
@@ -176,6 +179,8 @@ exp::Experiment row_sum(const exp::Notes& notes) {
     using Space = typename decltype(tag)::type;
     e.variants.push_back(variant_on<Space, std::int32_t, Way::team>(host_int32));
     e.variants.push_back(variant_on<Space, float, Way::team>(host_float32));
+    e.variants.push_back(variant_on<Space, std::int32_t, Way::vector>(host_int32));
+    e.variants.push_back(variant_on<Space, float, Way::vector>(host_float32));
     e.variants.push_back(variant_on<Space, std::int32_t, Way::flat>(host_int32));
     e.variants.push_back(variant_on<Space, float, Way::flat>(host_float32));
   });
