@@ -10,12 +10,15 @@ loop is an atom.cas whose new value an add computed from the old one; a CAS that
 value set by mov (Kokkos' lock on a team's scratch, 0 -> 1) is a lock, reported, not failed.
 
 A kernel's functions are its .entry and every .func it calls, so a CAS that nvcc did not
-inline is still found. --require NAME (a part of a demangled kernel name, e.g.
+inline is still found. --require-v4 NAME checks the other thing read here: that a kernel moves its
+data in 16-byte accesses (ld.global.v4 and st.global.v4; nbk/core/packed.hpp). --require NAME (a part of a demangled kernel name, e.g.
 nbk::counter::atomic_increments) fails the check unless such a kernel exists and adds natively:
 a renamed or vanished kernel cannot pass by being absent.
 
-Usage: scripts/ptx_atomics.py [--require NAME]... PATH...   (files, or folders searched for *.ptx)
-Exit: 0 all native, 1 a CAS (or a required kernel missing or without a native add), 2 bad input.
+Usage: scripts/ptx_atomics.py [--require NAME]... [--require-v4 NAME]... PATH...
+       (files, or folders searched for *.ptx)
+Exit: 0 all native, 1 a CAS (or a required kernel missing, without a native add or without
+16-byte accesses), 2 bad input.
 """
 import argparse
 import os
@@ -30,6 +33,7 @@ INSTRUCTION = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.]*)\s+([^;]*);", re.M)
 CAS = re.compile(r"^atom\..*\bcas\b")
 INTEGER_ADD = re.compile(r"^(?:atom|red)(?:\.\w+)*\.add(?:\.\w+)*\.[us](?:32|64)$")  # 3.4: atom.global.add.u64, 4.6: red.add.global.relaxed.gpu.u64
 ARITHMETIC = re.compile(r"^(?:add|sub|mad|fma)\.")
+VECTOR_ACCESS = re.compile(r"^(?:ld|st)\.global(?:\.\w+)*\.v4\.")
 
 
 def functions(text):
@@ -90,16 +94,24 @@ def atomics(body):
     return loops, locks, adds
 
 
+def vector_accesses(body):
+    """The 16-byte global loads and stores of one function, as opcodes (ld or st first)."""
+    return [op for op, _ in INSTRUCTION.findall(body) if VECTOR_ACCESS.match(op)]
+
+
 def check_file(path):
-    """[(mangled kernel name, CAS loops, CAS locks, native integer adds)] of one PTX file."""
+    """[(mangled kernel name, CAS loops, CAS locks, native integer adds, 16-byte accesses)] of one
+    PTX file."""
     with open(path, encoding="utf-8", errors="replace") as f:
         module = functions(f.read())
     kernels = []
     for name, (kind, _) in module.items():
         if kind != "entry" or "3nbk" not in name:
             continue
-        found = [atomics(module[f][1]) for f in reachable(name, module)]
-        kernels.append((name, *(sum((a[i] for a in found), []) for i in range(3))))
+        functions_of = reachable(name, module)
+        found = [atomics(module[f][1]) for f in functions_of]
+        vectors = sum((vector_accesses(module[f][1]) for f in functions_of), [])
+        kernels.append((name, *(sum((a[i] for a in found), []) for i in range(3)), vectors))
     return kernels
 
 
@@ -120,6 +132,8 @@ def main():
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.add_argument("--require", action="append", default=[], metavar="NAME",
                         help="a kernel whose demangled name contains NAME must exist and add natively")
+    parser.add_argument("--require-v4", action="append", default=[], metavar="NAME",
+                        help="a kernel whose demangled name contains NAME must exist and load and store 16 bytes at once")
     args = parser.parse_args()
     files = list(ptx_files(args.paths))
     if not files:
@@ -128,7 +142,7 @@ def main():
     results = [(path, k) for path in files for k in check_file(path)]
     names = demangle(sorted({k[0] for _, k in results}))
     failed = False
-    for path, (name, loops, _, adds) in results:
+    for path, (name, loops, _, adds, _) in results:
         if loops:
             failed = True
             print(f"CAS  {os.path.basename(path)}: {names[name]}\n     {len(loops)} add loop(s) on "
@@ -141,6 +155,14 @@ def main():
             print(f"MISSING  '{wanted}': {len(native)} of its {len(mine)} kernel(s) add natively with no CAS loop")
         else:
             print(f"ok   {wanted}: {len(native)} kernel(s), {', '.join(sorted({op for k in native for op in k[3]}))}")
+    for wanted in args.require_v4:
+        packed = [k for _, k in results if wanted in names[k[0]] and
+                  {op[:2] for op in k[4]} == {"ld", "st"}]
+        if not packed:
+            failed = True
+            print(f"MISSING  '{wanted}': no kernel of that name both loads and stores 16 bytes at once (ld/st.global.v4)")
+        else:
+            print(f"ok   {wanted}: {len(packed)} kernel(s), {', '.join(sorted({op for k in packed for op in k[4]}))}")
     total = [sum(len(k[i]) for _, k in results) for i in (1, 2, 3)]
     print(f"ptx_atomics: {'FAILED' if failed else 'ok'}: {len(files)} PTX file(s), {len(results)} nbk kernel(s), "
           f"{total[2]} native integer add(s), {total[0]} CAS add loop(s), {total[1]} CAS lock(s) (Kokkos' scratch)")

@@ -2,7 +2,8 @@
 atomic_add's CAS loop fails (Kokkos 3.4.01's atom.global.cas.b64 and 4.6.01's inline-asm
 atom.cas.relaxed.gpu.b64), the native adds pass (3.4's atom.global.add.u64, 4.6's
 red.add.global.relaxed.gpu.u64), Kokkos' scratch lock (a CAS of constants) passes, and a CAS
-loop in a .func the kernel calls still fails."""
+loop in a .func the kernel calls still fails; --require-v4 passes a kernel that loads and stores
+16 bytes at once (nvcc's ld/st.global.v4.u32 for nbk/core/packed.hpp) and fails one that does not."""
 import os
 import subprocess
 import sys
@@ -108,6 +109,30 @@ CALLED = """
 	ret;
 }
 """
+PACKED = """
+.visible .entry _ZN3nbk7add_one6packedEv(
+	.param .u64 _ZN3nbk7add_one6packedEv_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN3nbk7add_one6packedEv_param_0];
+	ld.global.v4.u32 	{%r1, %r2, %r3, %r4}, [%rd1];
+	add.s32 	%r5, %r1, 1;
+	st.global.v4.u32 	[%rd1], {%r5, %r6, %r7, %r8};
+	ret;
+}
+"""
+SCALAR = """
+.visible .entry _ZN3nbk7add_one6scalarEv(
+	.param .u64 _ZN3nbk7add_one6scalarEv_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN3nbk7add_one6scalarEv_param_0];
+	ld.global.u32 	%r1, [%rd1];
+	add.s32 	%r2, %r1, 1;
+	st.global.u32 	[%rd1], %r2;
+	ret;
+}
+"""
 
 
 class PtxAtomics(unittest.TestCase):
@@ -148,6 +173,13 @@ class PtxAtomics(unittest.TestCase):
     def test_required_kernel_missing_or_looping_fails(self):
         self.assertEqual(self.check(NATIVE, "--require", "nbk::histogram::atomic")[0], 1)
         self.assertEqual(self.check(NATIVE + CAS_LOOP, "--require", "nbk::counter::loop")[0], 1)
+
+    def test_sixteen_byte_accesses(self):
+        rc, out = self.check(PACKED + SCALAR, "--require-v4", "nbk::add_one::packed")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ld.global.v4.u32, st.global.v4.u32", out)
+        self.assertEqual(self.check(PACKED + SCALAR, "--require-v4", "nbk::add_one::scalar")[0], 1)
+        self.assertEqual(self.check(SCALAR, "--require-v4", "nbk::add_one::packed")[0], 1)
 
     def test_no_ptx_is_bad_input(self):
         with tempfile.TemporaryDirectory() as folder:

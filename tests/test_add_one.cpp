@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "nbk/add_one/kernels.hpp"
 #include "nbk/add_one/methods.hpp"
@@ -29,6 +30,22 @@ TYPED_TEST(AddOne, FillThenIncrementReachesEveryElement) {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
     EXPECT_EQ(nbk::count_not_equal(host.data(), n, Element{42}), 0) << "n = " << n;
   }
+}
+
+// Slices that start at every offset from a 16-byte boundary and end at every tail length: a
+// GPU's 16-byte packs where the slice's data are aligned, one element at a time where not, and
+// nothing outside the slice written either way.
+TYPED_TEST(AddOne, IncrementOfSlicesAtEveryAlignment) {
+  using Space = TypeParam;
+  Kokkos::View<Element*, typename Space::memory_space> v("v", 1031);
+  for (std::int64_t first = 0; first < 5; ++first)
+    for (std::int64_t n : {0, 1, 3, 4, 5, 1021}) {
+      nbk::fill(Space(), v, 7);
+      nbk::increment(Space(), Kokkos::subview(v, std::make_pair(first, first + n)));
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      for (std::int64_t i = 0; i < 1031; ++i)
+        ASSERT_EQ(host(i), first <= i && i < first + n ? 8 : 7) << "slice " << first << "+" << n << ", element " << i;
+    }
 }
 
 TYPED_TEST(AddOne, SumElementsCountsEveryElementOnce) {
