@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh).
-# Usage: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [mpi] [report]
+# Usage: bash .device/run.sh [info] [tests] [apps] [bench] [profile] [sanitize] [mpi] [report]
 #        (default: info tests apps bench report; mpi needs scripts/pack-device.sh --mpi)
 # Environment:
 #   APPS="matmul histogram"   experiments for the apps step (default: every line of experiments.txt)
@@ -9,6 +9,7 @@
 #   BENCH_FILTER='^matmul/'   --benchmark_filter for the bench step (default: every benchmark)
 #   REPS=3                    --benchmark_repetitions
 #   TESTS_FILTER='*/cuda.*'   --gtest_filter for the tests step (default: every test)
+#   PROFILE_APPS="maximum"    experiments for the profile step (default: the memory-bound ones)
 #   MPI_ARGS="--size 2^28"    arguments of the mpi step's two-rank runs (default: the documents' sizes)
 #
 # Results (log.txt, device_info.json, tests.json, <experiment>.json and .txt, bench.json,
@@ -33,8 +34,8 @@ steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench report)
 # Every step named is checked before any runs: device time is scarce.
 for step in "${steps[@]}"; do
   case "$step" in
-    info|tests|apps|bench|sanitize|mpi|report) ;;
-    *) echo "device-run: unknown step '$step' (info, tests, apps, bench, sanitize, mpi, report)" >&2; exit 2 ;;
+    info|tests|apps|bench|profile|sanitize|mpi|report) ;;
+    *) echo "device-run: unknown step '$step' (info, tests, apps, bench, profile, sanitize, mpi, report)" >&2; exit 2 ;;
   esac
 done
 # pack-device.sh ships the binaries as one tarball (see there): unpacked here, beside this script.
@@ -122,6 +123,27 @@ for step in "${steps[@]}"; do
            note "benchmarks"
            run "$here/bin/nbk_bench" --benchmark_repetitions="${REPS:-3}" --benchmark_min_time=0.1 \
                --benchmark_filter="${BENCH_FILTER:-.}" --benchmark_out="$work/bench.json" --benchmark_out_format=json ;;
+    profile)
+           # Nsight Compute on the memory-bound kernels, the evidence a row below memcpy needs: DRAM
+           # throughput, the launch's shape and sectors per load request (4 is a coalesced warp's
+           # 128 bytes; 32 is a lane a sector). One run of each variant on cuda, at the documents'
+           # sizes (add-one's 2^28 instead of 2^31: the same per-byte figures, a 16th of the replays).
+           ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+           if [[ ! -x $ncu ]]; then note "profile skipped: no ncu"; status=1; continue; fi
+           metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,launch__block_size
+           metrics+=,launch__grid_size,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
+           metrics+=,l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio
+           declare -A sizes=([maximum]="256x256x256 --no-sweep" [mat_add]=4096x4096 [row_sum]=16384x4096
+                             [add_one]=2^28 [sum]=134217571 [product]=2^27
+                             [histogram]="10000000 --variant atomic-100 --variant scatter-100 --variant team-100 --variant private-100")
+           for app in ${PROFILE_APPS:-maximum mat_add row_sum add_one sum histogram product}; do
+             note "profile $app"
+             # shellcheck disable=SC2086  # a size and its options
+             run_into "$work/ncu-$app.txt" "$ncu" --metrics "$metrics" --kernel-name-base demangled \
+                 --kernel-name "regex:nbk::" --launch-count 60 "$here/bin/nbk-${app//_/-}" --space cuda \
+                 --repetitions 1 --probe-size 4096 ${sizes[$app]:+--size ${sizes[$app]}}
+             pack
+           done ;;
     sanitize)
            # Seed 003's cuda-memcheck section: memcheck must find the injected out-of-range
            # write and nothing in the same program without it; racecheck and memcheck over the

@@ -8,8 +8,8 @@
 # workload's GPU code: with --mpi the files take ~163 MB and .device/ ~41 MB (cuBLAS left to the
 # machine's CUDA toolkit), and the workplace's device tool carries at most 64 MiB.
 #   here:  scripts/pack-device.sh [--mpi]
-#   there: bash .device/run.sh [info] [tests] [apps] [bench] [sanitize] [mpi] [report]
-#          (default: all but sanitize and mpi; docs/gpu.md, "On a GPU machine")
+#   there: bash .device/run.sh [info] [tests] [apps] [bench] [profile] [sanitize] [mpi] [report]
+#          (default: all but profile, sanitize and mpi; docs/gpu.md, "On a GPU machine")
 # --mpi also builds add-one and sum with NBK_MPI=ON (preset cuda-mpi) and packs them into
 # mpi/ with Open MPI's runtime from this machine (Debian's, relocated: see pack_open_mpi),
 # for `run.sh mpi`: the documents' two-device rows as two ranks on the machine's GPU.

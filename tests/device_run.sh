@@ -27,6 +27,15 @@ elif [[ " $* " == *" --inject-bug "* || -n ${FAKE_ERRORS:-} ]]; then echo "=====
 else echo "========= ERROR SUMMARY: 0 errors"; fi
 EOF
 chmod +x "$work/fake/compute-sanitizer"
+# An ncu stand-in: finds the program after its options (not run: this build has no cuda space
+# to name), then prints one metric line.
+cat >"$work/fake/ncu" <<'EOF'
+#!/usr/bin/env bash
+while [[ $# -gt 0 && $1 != */nbk-* ]]; do shift; done
+[[ -x ${1:-} ]] || { echo "ncu stand-in: no program in its arguments" >&2; exit 1; }
+echo "    dram__throughput.avg.pct_of_peak_sustained_elapsed   %   50.00"
+EOF
+chmod +x "$work/fake/ncu"
 
 fail() { echo "device_run: $*" >&2; exit 1; }
 run() {  # run EXPECTED_EXIT STEPS...: run.sh under the device tool's $OUT
@@ -47,6 +56,9 @@ for file in log.txt device_info.json tests.json counter.json sanitizer-histogram
 done
 grep -q '"name": "Ranks"' <(tar -xzOf "$out/results.tar.gz" ./tests.json) || fail "tests.json has no Ranks tests"
 grep -q 'expected errors' "$out/log.txt" || fail "the injected bug's memcheck verdict is missing"
+
+PROFILE_APPS=counter run 0 profile  # ncu's figures for each program, packed
+tar -xzOf "$out/results.tar.gz" ./ncu-counter.txt | grep -q dram__throughput || fail "the profile step packed no ncu figures"
 
 FAKE_ERRORS=1 run 1 sanitize  # memcheck errors where none are allowed fail the step
 grep -q 'sanitize histogram (memcheck): expected clean' "$out/log.txt" || fail "a clean run's errors went unreported"
@@ -70,4 +82,4 @@ for file in counter.json counter.txt log.txt; do
   grep -qx "./$file" <<<"$packed" || fail "a killed run's results.tar.gz lacks $file: $(tr '\n' ' ' <<<"$packed")"
 done
 grep -q "== counter" "$out/log.txt" || fail "the log in \$OUT lacks the program that finished"
-echo "device_run: 4 runs of run.sh as expected (one killed mid-apps, its finished programs kept)"
+echo "device_run: 5 runs of run.sh as expected (one killed mid-apps, its finished programs kept)"
