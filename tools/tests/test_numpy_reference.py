@@ -130,7 +130,7 @@ class Checks(unittest.TestCase):
         self.np = numpy
 
     def test_wrong_elements_fail(self):
-        problem = numpy_reference.build_sin_exp(self.np, (100,), 1)
+        problem = numpy_reference.WORKLOADS["sin_exp"].build(self.np, (100,), 1)
         case = problem.cases[0]
         z = case.call()
         case.record(z)
@@ -140,7 +140,7 @@ class Checks(unittest.TestCase):
         self.assertEqual(case.verdict().details["mismatches"], 1)
 
     def test_wrong_sum_fails(self):
-        problem = numpy_reference.build_sum(self.np, (10000,), 1)
+        problem = numpy_reference.WORKLOADS["sum"].build(self.np, (10000,), 1)
         builtin = problem.cases[0]
         builtin.record(builtin.call())
         self.assertTrue(builtin.verdict().ok)
@@ -150,7 +150,7 @@ class Checks(unittest.TestCase):
     def test_histogram_edges_are_numpys(self):
         """np.histogram bins float32 data by float32 edges. With seed 41, one of 10^5 samples lies between
         an edge of the 100 bins rounded to float32 and the same edge in float64 (float64 edges fail here)."""
-        problem = numpy_reference.build_histogram(self.np, (100000,), 41)
+        problem = numpy_reference.WORKLOADS["histogram"].build(self.np, (100000,), 41)
         for case in problem.cases:
             case.record(case.call())
             self.assertTrue(case.verdict().ok, (case.variant.name, case.verdict().summary))
@@ -159,7 +159,7 @@ class Checks(unittest.TestCase):
         self.assertFalse(problem.cases[2].verdict().ok)
 
     def test_add_one_checks_every_call(self):
-        problem = numpy_reference.build_add_one(self.np, (1000,), 1)
+        problem = numpy_reference.WORKLOADS["add_one"].build(self.np, (1000,), 1)
         case = problem.cases[0]
         for _ in range(2):
             case.record(case.call())
