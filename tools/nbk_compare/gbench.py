@@ -180,11 +180,6 @@ def _gbps(row):
     return None
 
 
-# Files written before the registrar's crosses_link counter (main at 4ae6697, the first H100
-# run, results/h100-4ae6697/): its add-one variants whose timed call copied host<->device.
-_LINK_VARIANTS_BEFORE_COUNTER = {("add_one", v) for v in ("managed", "managed_prefetch", "explicit", "split_streams")}
-
-
 class BenchFile:
     """A validated Google Benchmark JSON file."""
 
@@ -207,9 +202,6 @@ class BenchFile:
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
                 raise InputError(f"{path}: {what} (benchmark {i} has no name)")
             self._add(row)
-        if not any(r.crosses_link for r in self.runs.values()):
-            for r in self.runs.values():
-                r.crosses_link = r.space == "cuda" and (r.experiment, r.variant) in _LINK_VARIANTS_BEFORE_COUNTER
 
     def _add(self, row):
         aggregate = row.get("run_type") == "aggregate"
