@@ -25,6 +25,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from nbk_compare import record
@@ -665,19 +666,12 @@ def result_row(workload, case, size, elements, repetitions, timing, verdict, pro
     return dict(row, **verdict.details)
 
 
-def _finite(obj):
-    """NaN and infinities as null: strict JSON."""
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    return None if isinstance(obj, float) and not math.isfinite(obj) else obj
-
-
 def write_json(path, doc):
+    """Strict JSON: NaN and infinities as null."""
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(_finite(doc), f, indent=2, sort_keys=True, allow_nan=False)
+        json.dump(json.loads(json.dumps(doc), parse_constant=lambda _: None), f, indent=2, sort_keys=True,
+                  allow_nan=False)
         f.write("\n")
     os.replace(tmp, path)
 
@@ -890,10 +884,7 @@ def prepare_out(path):
     """Create --out and check a file can be written there; UsageError naming it if not."""
     try:
         os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, f".{PROG}-write-test-{os.getpid()}")
-        with open(probe, "w", encoding="utf-8") as f:
-            f.write("")
-        os.remove(probe)
+        tempfile.TemporaryFile(dir=path).close()
     except OSError as e:
         raise UsageError(f"--out {path}: cannot write there ({e.strerror or e})") from None
 
