@@ -16,7 +16,7 @@ import collections
 import os
 
 from . import record
-from .gbench import BenchFile, InputError, Run, load_json, split_name
+from .gbench import BenchFile, InputError, Run, load_json
 
 # Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
 # 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
@@ -324,8 +324,7 @@ class ResultsFile:
     def _add(self, name):
         if name in self.runs:
             return None
-        b = self.runs[name] = Run(name, split_name(name))
-        b.order = len(self.runs)
+        b = self.runs[name] = Run(name)
         return b
 
     @property
