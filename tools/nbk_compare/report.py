@@ -181,11 +181,6 @@ _RESULT_HIDDEN = {"reason", "bytes_per_call", "elements", "repetitions", "moves"
                   "mismatches", "calls"}
 
 
-def _gflops(value):
-    """An FMA probe's rate; records from before the probe have none."""
-    return f"{value:.1f}" if isinstance(value, (int, float)) else "-"
-
-
 def _is_experiment_run(data):
     rows = data.get("results")
     return isinstance(rows, list) and bool(rows) and all(isinstance(r, dict) and "variant" in r for r in rows)
@@ -199,10 +194,10 @@ def experiment_tables(doc, data):
         doc.table(*_table_of_records(problems))
     probes = data.get("probes")
     if isinstance(probes, dict) and probes:
-        rows = [[space, format_value("gb_per_s", p.get("memcpy_gb_per_s")), format_value("gb_per_s", p.get("copy_gb_per_s")),
-                 format_value("gb_per_s", p.get("triad_gb_per_s")), str(p.get("memcpy", "-")),
-                 _gflops(p.get("fma_f32_gflop_per_s")), _gflops(p.get("fma_f64_gflop_per_s")),
-                 format_value("verified", p.get("verified"))]
+        gflops = [f"fma_{t}_gflop_per_s" for t in ("f32", "f64")]  # none in records from before the FMA probe
+        rows = [[space] + [format_value("gb_per_s", p.get(f"{k}_gb_per_s")) for k in ("memcpy", "copy", "triad")]
+                + [str(p.get("memcpy", "-"))] + [f"{p[k]:.1f}" if isinstance(p.get(k), (int, float)) else "-"
+                                                 for k in gflops] + [format_value("verified", p.get("verified"))]
                 for space, p in probes.items() if isinstance(p, dict)]
         doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "FMA f32 GFLOP/s",
                    "FMA f64 GFLOP/s", "probes verified"], rows, right=[1, 2, 3, 5, 6])
@@ -306,10 +301,8 @@ def _figure_text(fig, value):
 
 def _ratio_text(fig, ours):
     published = fig.get("published")
-    if fig.get("unit") != "s":
-        return ""
     ok = isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float))
-    return format_ratio(published / ours) if ok else "-"
+    return "" if fig.get("unit") != "s" else format_ratio(published / ours) if ok else "-"
 
 
 # ---------------------------------------------------------------------------------- machine
@@ -482,18 +475,14 @@ def experiment_comparison(doc, runs, experiment):
     doc.items(notes)
 
 
-NOTES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "lib", "nbk")
-
-
-def workload_notes(experiment, notes_dir=NOTES_DIR):
+def workload_notes(experiment):
     """Section Notes of the workload's lib/nbk/<experiment>/notes.md (what its figures mean and where the
     document goes wrong, as the program prints it after its table); None where there is no such file."""
-    path = os.path.join(notes_dir, experiment, "notes.md")
-    if not os.path.isfile(path):
+    try:
+        with open(os.path.join(record.REPO, "lib", "nbk", experiment, "notes.md"), encoding="utf-8") as f:
+            _, found, rest = f.read().partition("\n## Notes\n")
+    except OSError:
         return None
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    _, found, rest = text.partition("\n## Notes\n")
     return rest.split("\n## ")[0].strip() if found else None
 
 
@@ -504,8 +493,7 @@ def experiments_section(doc, runs):
         doc.h(3, experiment)
         if any(e.experiment == experiment for r in runs for e in r.entries):
             experiment_comparison(doc, runs, experiment)
-        notes = workload_notes(experiment)
-        if notes:
+        if notes := workload_notes(experiment):
             doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", pre=notes)
         for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
             sub = doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})")

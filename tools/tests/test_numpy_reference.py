@@ -9,15 +9,11 @@ import sys
 import tempfile
 import unittest
 
-from nbk_compare import compare
+from nbk_compare import compare, runs
 from nbk_numpy import reference as numpy_reference
 
 from .helpers import TOOLS, fixture, run_tool
 
-try:  # run folders (tools/nbk_compare/runs.py) where the tree has them, else the programs' files
-    from nbk_compare import runs
-except ImportError:
-    runs = None
 
 HAVE_NUMPY = importlib.util.find_spec("numpy") is not None
 ROW_KEYS = {"variant", "space", "size", "elements", "status", "check", "first_s", "best_s", "median_s",
@@ -83,17 +79,9 @@ class TinyRun(unittest.TestCase):
 
     def comparison_inputs(self, *folders):
         """The tools' reading of folders of program JSON, as comparison inputs."""
-        if runs is not None:
-            return [runs.ResultsFile(r) for r in runs.open_runs(list(folders))]
-        from nbk_compare import report  # the programs' files of one run, before run folders
-        from nbk_compare.gbench import ResultsFile
-        inputs = report.Inputs()
-        for i, folder in enumerate(folders):
-            found = report.Inputs()
-            report.classify(sorted(os.path.join(folder, n) for n in os.listdir(folder)), found)
-            self.assertEqual(found.skipped, [])
-            inputs.programs.update({f"{i}/{k}": v for k, v in found.programs.items()})
-        return [ResultsFile(inputs.programs)]
+        found = runs.open_runs(list(folders))
+        self.assertEqual([r.skipped for r in found], [[] for _ in found])
+        return [runs.ResultsFile(r) for r in found]
 
     def test_the_tools_read_it(self):
         (results,) = self.comparison_inputs(self.out)
