@@ -32,23 +32,13 @@ def format_time(seconds):
 
 
 def format_gbps(gbps):
-    if gbps is None:
-        return MISSING
-    if gbps >= 100:
-        return f"{gbps:.0f}"
-    return f"{gbps:#.3g}".rstrip(".") if gbps >= 0.001 else f"{gbps:.2g}"
+    return MISSING if gbps is None else f"{gbps:.0f}" if gbps >= 100 else \
+        f"{gbps:#.3g}".rstrip(".") if gbps >= 0.001 else f"{gbps:.2g}"
 
 
 def format_ratio(ratio):
-    if ratio is None:
-        return MISSING
-    if ratio >= 100:
-        return f"{ratio:.0f}x"
-    if ratio >= 10:
-        return f"{ratio:.1f}x"
-    if ratio >= 0.01:
-        return f"{ratio:.2f}x"
-    return f"{ratio:.2g}x"
+    return MISSING if ratio is None else next((f"{ratio:{spec}}x" for bound, spec in (
+        (100, ".0f"), (10, ".1f"), (0.01, ".2f")) if ratio >= bound), f"{ratio:.2g}x")
 
 
 def format_pct(fraction):
@@ -331,8 +321,7 @@ def comparison_records(cmp):
                 "time_s": cell.time, "time_source": None if cell.error else cell.run.time_source,
                 "repetitions": cell.run.repetitions,
                 "spread_kind": kind, "spread": rel,
-                "min_s": details.get("min_s"), "max_s": details.get("max_s"),
-                "q1_s": details.get("q1_s"), "q3_s": details.get("q3_s"),
+                **{k: details.get(k) for k in ("min_s", "max_s", "q1_s", "q3_s")},
                 "gb_per_s": cell.gbps,
                 "reference": ref.name if ref else None, "reference_gb_per_s": ref.gbps if ref else None,
                 "fraction_of_reference": cell.ref_fraction,

@@ -38,14 +38,17 @@ def load_json(path):
         raise InputError(f"{path}: empty file, not JSON")
     try:
         text = data.decode("utf-8")
+        return json.loads(text)
     except UnicodeDecodeError:
         raise InputError(f"{path}: not JSON (not UTF-8 text)") from None
-    try:
-        return json.loads(text)
     except json.JSONDecodeError as e:
         truncated = e.pos >= len(text.rstrip()) - 1 or e.msg.startswith("Unterminated")
-        what = "truncated JSON" if truncated else "malformed JSON"
-        raise InputError(f"{path}: {what} ({e.msg} at line {e.lineno} column {e.colno})") from None
+        raise InputError(f"{path}: {'truncated' if truncated else 'malformed'} JSON ({e.msg} at line {e.lineno} "
+                         f"column {e.colno})") from None
+
+
+def _is_int(text):
+    return re.fullmatch(r"-?\d+", text) is not None
 
 
 def split_name(name):
@@ -54,18 +57,13 @@ def split_name(name):
     none) and extra the option suffixes ('threads:2', ...) joined by '/'."""
     parts = name.split("/")
     core = parts[:1] + [p for p in parts[1:] if not (_TIMING_SUFFIX.match(p) or _OPTION_SUFFIX.match(p))]
-    extra = [p for p in parts[1:] if _OPTION_SUFFIX.match(p) and not _TIMING_SUFFIX.match(p)]
-    fields = {"experiment": core[0], "variant": "", "space": "", "size": ""}
+    fields = {"experiment": core[0], "variant": "", "space": "", "size": "",
+              "extra": "/".join(p for p in parts[1:] if _OPTION_SUFFIX.match(p))}
     if len(core) >= 3:
         fields.update(variant=core[1], space=core[2], size="/".join(core[3:]))
     elif len(core) == 2:
         fields[("size" if _is_int(core[1]) else "variant")] = core[1]
-    fields["extra"] = "/".join(extra)
     return fields
-
-
-def _is_int(text):
-    return re.fullmatch(r"-?\d+", text) is not None
 
 
 def size_sort_key(size):
@@ -86,32 +84,32 @@ def format_size(size):
                     else p for p in (size.split("/") if size else []))
 
 
+def _seconds(row):
+    t, unit = row.get("real_time"), TIME_UNITS.get(row.get("time_unit", "ns"))
+    return t * unit if isinstance(t, (int, float)) and unit is not None and math.isfinite(t) else None
+
+
+def _gbps(row):
+    g, b = row.get("GB/s"), row.get("bytes_per_second")
+    return float(g) if isinstance(g, (int, float)) else b * 1e-9 if isinstance(b, (int, float)) else None
+
+
 class Run:
     """One benchmark (one name) of one file: its repetitions and aggregates."""
 
-    def __init__(self, name, fields):
+    def __init__(self, name):
         self.name = name  # run name without the aggregate suffix
+        fields = split_name(name)
         self.experiment, self.variant, self.space, self.size, self.extra = (
             fields[k] for k in ("experiment", "variant", "space", "size", "extra"))
         self.samples = []  # seconds per iteration, one per repetition (run_type iteration)
         self.gbps_samples = []
         self.aggregates = {}  # aggregate name -> row
         self.error = None
-        self.order = 0
-        self.crosses_link = False  # the registrar's crosses_link counter, below
+        self.crosses_link = False  # the registrar's crosses_link counter: host<->device copies are timed
 
-    @property
-    def key(self):
-        """Pairing key across spaces: the name with the space taken out."""
-        return (self.experiment, self.variant, self.size, self.extra)
-
-    @property
-    def family(self):
-        return f"{self.experiment}/{self.variant}" if self.variant else self.experiment
-
-    def _aggregate_time(self, name):
-        row = self.aggregates.get(name)
-        return None if row is None else _seconds(row)
+    key = property(lambda self: (self.experiment, self.variant, self.size, self.extra))  # the name less the space
+    family = property(lambda self: f"{self.experiment}/{self.variant}" if self.variant else self.experiment)
 
     def _of_aggregates(self, value):
         """value(row) of the median aggregate, else of the mean; None without either."""
@@ -128,11 +126,7 @@ class Run:
     def time_source(self):
         if self.samples:
             return f"median of {len(self.samples)}" if len(self.samples) > 1 else "single run"
-        if "median" in self.aggregates:
-            return "median aggregate"
-        if "mean" in self.aggregates:
-            return "mean aggregate"
-        return "none"
+        return next((f"{n} aggregate" for n in ("median", "mean") if n in self.aggregates), "none")
 
     @property
     def repetitions(self):
@@ -144,17 +138,14 @@ class Run:
         """(kind, relative value, details): 'iqr' (interquartile range / median) when there
         are repetitions, 'cv' (stddev / mean, Google Benchmark's aggregate) otherwise."""
         if len(self.samples) >= 2:
-            q1, q3 = stats.quantile(self.samples, 0.25), stats.quantile(self.samples, 0.75)
-            med = stats.median(self.samples)
-            rel = (q3 - q1) / med if med > 0 else None
-            return "iqr", rel, {"q1_s": q1, "q3_s": q3, "min_s": min(self.samples), "max_s": max(self.samples)}
+            q1, med, q3 = (stats.quantile(self.samples, q) for q in (0.25, 0.5, 0.75))
+            return "iqr", (q3 - q1) / med if med > 0 else None, {"q1_s": q1, "q3_s": q3, "min_s": min(self.samples),
+                                                                 "max_s": max(self.samples)}
         cv = self.aggregates.get("cv")
         if cv is not None and isinstance(cv.get("real_time"), (int, float)):
             return "cv", float(cv["real_time"]), {}
-        sd, mean = self._aggregate_time("stddev"), self._aggregate_time("mean")
-        if sd is not None and mean:
-            return "cv", sd / mean, {"stddev_s": sd}
-        return None, None, {}
+        sd, mean = (_seconds(self.aggregates[n]) if n in self.aggregates else None for n in ("stddev", "mean"))
+        return ("cv", sd / mean, {"stddev_s": sd}) if sd is not None and mean else (None, None, {})
 
     @property
     def gbps(self):
@@ -162,43 +153,18 @@ class Run:
         return stats.median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps)
 
 
-def _seconds(row):
-    t = row.get("real_time")
-    unit = TIME_UNITS.get(row.get("time_unit", "ns"))
-    if not isinstance(t, (int, float)) or unit is None or not math.isfinite(t):
-        return None
-    return t * unit
-
-
-def _gbps(row):
-    g = row.get("GB/s")
-    if isinstance(g, (int, float)):
-        return float(g)
-    b = row.get("bytes_per_second")
-    if isinstance(b, (int, float)):
-        return b * 1e-9
-    return None
-
-
-# Files written before the registrar's crosses_link counter (main at 4ae6697, the first H100
-# run, results/h100-4ae6697/): its add-one variants whose timed call copied host<->device.
-_LINK_VARIANTS_BEFORE_COUNTER = {("add_one", v) for v in ("managed", "managed_prefetch", "explicit", "split_streams")}
-
-
 class BenchFile:
     """A validated Google Benchmark JSON file."""
 
     def __init__(self, path, label=None):
-        self.path = path
-        self.label = label
+        self.path, self.label = path, label
         data = load_json(path)
         what = "not Google Benchmark output"
         if not isinstance(data, dict):
             raise InputError(f"{path}: {what} (top level is not an object)")
-        if not isinstance(data.get("benchmarks"), list):
-            raise InputError(f'{path}: {what} (no "benchmarks" list)')
-        if not isinstance(data.get("context"), dict):
-            raise InputError(f'{path}: {what} (no "context" object)')
+        for key, kind in (("benchmarks", list), ("context", dict)):
+            if not isinstance(data.get(key), kind):
+                raise InputError(f'{path}: {what} (no "{key}" {"list" if kind is list else "object"})')
         if not data["benchmarks"]:
             raise InputError(f'{path}: no benchmarks (the "benchmarks" list is empty)')
         self.context = data["context"]
@@ -207,43 +173,30 @@ class BenchFile:
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
                 raise InputError(f"{path}: {what} (benchmark {i} has no name)")
             self._add(row)
-        if not any(r.crosses_link for r in self.runs.values()):
-            for r in self.runs.values():
-                r.crosses_link = r.space == "cuda" and (r.experiment, r.variant) in _LINK_VARIANTS_BEFORE_COUNTER
 
     def _add(self, row):
         aggregate = row.get("run_type") == "aggregate"
         name = row.get("run_name")
         if not isinstance(name, str):
             name = _AGGREGATE_SUFFIX.sub("", row["name"]) if aggregate else row["name"]
-        run = self.runs.get(name)
-        if run is None:
-            run = self.runs[name] = Run(name, split_name(name))
-            run.order = len(self.runs)
+        if name not in self.runs:
+            self.runs[name] = Run(name)
+        run = self.runs[name]
         if row.get("error_occurred"):
             run.error = str(row.get("error_message") or "error")
             return
-        if row.get("crosses_link"):  # the registrar's counter: host<->device copies are timed
-            run.crosses_link = True
+        run.crosses_link |= bool(row.get("crosses_link"))
         if aggregate:
-            agg = row.get("aggregate_name") or _aggregate_from_name(row["name"])
-            run.aggregates[agg] = row
-            return
-        t = _seconds(row)
-        if t is not None:
+            found = _AGGREGATE_SUFFIX.search(row["name"])
+            run.aggregates[row.get("aggregate_name") or (found.group(1) if found else "unknown")] = row
+        elif (t := _seconds(row)) is not None:
             run.samples.append(t)
-            g = _gbps(row)
-            if g is not None:
+            if (g := _gbps(row)) is not None:
                 run.gbps_samples.append(g)
 
     @property
     def spaces(self):
         return list(dict.fromkeys(run.space for run in self.runs.values()))
-
-
-def _aggregate_from_name(name):
-    m = _AGGREGATE_SUFFIX.search(name)
-    return m.group(1) if m else "unknown"
 
 
 def default_labels(paths):

@@ -38,14 +38,6 @@ def _matplotlib():
     return Figure, FigureCanvasAgg, ticker
 
 
-def available():
-    try:
-        _matplotlib()
-        return True
-    except PlotsUnavailable:
-        return False
-
-
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 _STYLES = ["-", "--", ":", "-."]
 
@@ -176,17 +168,10 @@ def plot_bandwidth(cmp, path, rows=None):
 def sweep_experiments(cmp):
     """Experiments where one variant was measured at two or more numeric sizes in one column
     (a curve, not a lone point)."""
-    found = []
-    for row in cmp.rows:
-        if row.experiment in found:
-            continue
-        for c in cmp.columns:
-            sizes = {r.size for r in cmp.rows if r.experiment == row.experiment and r.variant == row.variant
-                     and re.fullmatch(r"\d+", r.size or "") and c.label in r.cells and r.cells[c.label].time}
-            if len(sizes) >= 2:
-                found.append(row.experiment)
-                break
-    return found
+    def sizes(row, c):
+        return {r.size for r in cmp.rows if (r.experiment, r.variant) == (row.experiment, row.variant)
+                and re.fullmatch(r"\d+", r.size or "") and c.label in r.cells and r.cells[c.label].time}
+    return list(dict.fromkeys(row.experiment for row in cmp.rows if any(len(sizes(row, c)) >= 2 for c in cmp.columns)))
 
 
 def plot_sweep(cmp, experiment, path):
@@ -278,8 +263,6 @@ def write_plots(cmp, out_dir, prefix=""):
         if p:
             written.append((p, f"{exp}: time against size"))
     return written
-
-
 
 
 # ---------------------------------------------------------------------------------- runs

@@ -18,6 +18,7 @@ import markdown
 
 from . import compare as cmpmod
 from . import record, summary
+from .compare import format_gbps, format_pct, format_ratio, format_time
 from .gbench import BenchFile, InputError, default_labels, format_size, size_sort_key
 from nbk_numpy.reference import blas_text
 from .runs import RunRecord, experiment_order, on_device, open_runs
@@ -95,9 +96,9 @@ def format_value(key, value):
     if isinstance(value, float):
         k = key.lower()
         if "gb_per_s" in k or k.endswith("gbps"):
-            return cmpmod.format_gbps(value)
+            return format_gbps(value)
         if k.endswith("_s") and not k.endswith("_per_s"):
-            return cmpmod.format_time(value)
+            return format_time(value)
         if k == "speedup":
             return f"{value:.2f}x"
         if "error" in k and value != 0:
@@ -180,11 +181,6 @@ _RESULT_HIDDEN = {"reason", "bytes_per_call", "elements", "repetitions", "moves"
                   "mismatches", "calls"}
 
 
-def _gflops(value):
-    """An FMA probe's rate; records from before the probe have none."""
-    return f"{value:.1f}" if isinstance(value, (int, float)) else "-"
-
-
 def _is_experiment_run(data):
     rows = data.get("results")
     return isinstance(rows, list) and bool(rows) and all(isinstance(r, dict) and "variant" in r for r in rows)
@@ -198,10 +194,10 @@ def experiment_tables(doc, data):
         doc.table(*_table_of_records(problems))
     probes = data.get("probes")
     if isinstance(probes, dict) and probes:
-        rows = [[space, format_value("gb_per_s", p.get("memcpy_gb_per_s")), format_value("gb_per_s", p.get("copy_gb_per_s")),
-                 format_value("gb_per_s", p.get("triad_gb_per_s")), str(p.get("memcpy", "-")),
-                 _gflops(p.get("fma_f32_gflop_per_s")), _gflops(p.get("fma_f64_gflop_per_s")),
-                 format_value("verified", p.get("verified"))]
+        gflops = [f"fma_{t}_gflop_per_s" for t in ("f32", "f64")]  # none in records from before the FMA probe
+        rows = [[space] + [format_value("gb_per_s", p.get(f"{k}_gb_per_s")) for k in ("memcpy", "copy", "triad")]
+                + [str(p.get("memcpy", "-"))] + [f"{p[k]:.1f}" if isinstance(p.get(k), (int, float)) else "-"
+                                                 for k in gflops] + [format_value("verified", p.get("verified"))]
                 for space, p in probes.items() if isinstance(p, dict)]
         doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "FMA f32 GFLOP/s",
                    "FMA f64 GFLOP/s", "probes verified"], rows, right=[1, 2, 3, 5, 6])
@@ -212,7 +208,7 @@ def experiment_tables(doc, data):
     transfers = any(isinstance(r.get("with_transfers"), dict) for r in results)
 
     def cell(k, v):
-        return cmpmod.format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float)) \
+        return format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float)) \
             else format_value(k, v)
 
     rows = []
@@ -263,22 +259,15 @@ def _lookup(programs, spec):
     if "minus" in spec:
         a, b = (_lookup(programs, s) for s in spec["minus"])
         return a - b if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
-    entry = programs.get(spec.get("file"))
-    if entry is None:
-        return None
-    node = entry[1]
-    if "where" in spec:
+    node = programs.get(spec.get("file"), (None, None))[1]
+    if node is not None and "where" in spec:
         node = next((r for r in node.get(spec.get("list", "results"), []) if isinstance(r, dict)
                      and all(r.get(k) == v for k, v in spec["where"].items())), None)
-        if node is None:
-            return None
     for part in str(spec.get("field", "")).split("."):
         if isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
         else:
-            return None
+            node = node.get(part) if isinstance(node, dict) else None
     if "scale" in spec and isinstance(node, (int, float)) and not isinstance(node, bool):
         node = node * spec["scale"]
     return node
@@ -307,15 +296,13 @@ def published_section(doc, runs, published_path=PUBLISHED):
 def _figure_text(fig, value):
     if fig.get("unit") != "s" or value is None:
         return "-" if value is None else format_value("", value)
-    return cmpmod.format_time(value) if isinstance(value, (int, float)) else "-"
+    return format_time(value) if isinstance(value, (int, float)) else "-"
 
 
 def _ratio_text(fig, ours):
     published = fig.get("published")
-    if fig.get("unit") != "s":
-        return ""
     ok = isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float))
-    return cmpmod.format_ratio(published / ours) if ok else "-"
+    return "" if fig.get("unit") != "s" else format_ratio(published / ours) if ok else "-"
 
 
 # ---------------------------------------------------------------------------------- machine
@@ -437,10 +424,10 @@ def _from_text(resident, transfers):
 def _cell_text(entry):
     if entry.error:
         return f"{NOT_COMPARABLE}: {entry.error}"
-    text = cmpmod.format_time(entry.time)
+    text = format_time(entry.time)
     if entry.gbps:
         pct = entry.fraction
-        text += f"\n{cmpmod.format_gbps(entry.gbps)} GB/s" + (f", {cmpmod.format_pct(pct)} {entry.fraction_of}"
+        text += f"\n{format_gbps(entry.gbps)} GB/s" + (f", {format_pct(pct)} {entry.fraction_of}"
                                                            if pct is not None else "")
     return text
 
@@ -464,7 +451,7 @@ def experiment_comparison(doc, runs, experiment):
 
     def values(run, space, e, base):
         """A column's cell, and the speed-up over the best CPU beside a device's."""
-        return [_cell_text(e) if e else "-"] + ([cmpmod.format_ratio(base.time / e.time) if e and e.usable and base
+        return [_cell_text(e) if e else "-"] + ([format_ratio(base.time / e.time) if e and e.usable and base
                                                  else "-"] if on_device(space) else [])
 
     headers = ["variant", "size"] + [h for run, space in columns for h in [name(run, space)] + (
@@ -474,9 +461,9 @@ def experiment_comparison(doc, runs, experiment):
     doc.table(headers, rows, right=range(2, len(headers)))
     refs = {f"{e.reference.kind} {e.reference.space}@{e.run.label}": e.reference.gbps for e in entries if e.reference}
     notes = ["Each % is of its own run's probe of that space: " + "; ".join(
-        f"{k} {cmpmod.format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] \
+        f"{k} {format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] \
         if refs else []
-    best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {cmpmod.format_time(b.time)}"
+    best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {format_time(b.time)}"
             for s, b in best_cpu.items() if b]
     if best and any(on_device(space) for _, space in columns):
         notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in "
@@ -488,18 +475,14 @@ def experiment_comparison(doc, runs, experiment):
     doc.items(notes)
 
 
-NOTES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "lib", "nbk")
-
-
-def workload_notes(experiment, notes_dir=NOTES_DIR):
+def workload_notes(experiment):
     """Section Notes of the workload's lib/nbk/<experiment>/notes.md (what its figures mean and where the
     document goes wrong, as the program prints it after its table); None where there is no such file."""
-    path = os.path.join(notes_dir, experiment, "notes.md")
-    if not os.path.isfile(path):
+    try:
+        with open(os.path.join(record.REPO, "lib", "nbk", experiment, "notes.md"), encoding="utf-8") as f:
+            _, found, rest = f.read().partition("\n## Notes\n")
+    except OSError:
         return None
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    _, found, rest = text.partition("\n## Notes\n")
     return rest.split("\n## ")[0].strip() if found else None
 
 
@@ -510,8 +493,7 @@ def experiments_section(doc, runs):
         doc.h(3, experiment)
         if any(e.experiment == experiment for r in runs for e in r.entries):
             experiment_comparison(doc, runs, experiment)
-        notes = workload_notes(experiment)
-        if notes:
+        if notes := workload_notes(experiment):
             doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", pre=notes)
         for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
             sub = doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})")
@@ -570,8 +552,8 @@ def bandwidth_table(doc, cmp, reference):
             cell = row.cells.get(c.label)
             if cell is None or cell.gbps is None:
                 continue
-            rows.append([c.label, row.family, row.size_label, cmpmod.format_gbps(cell.gbps),
-                         cmpmod.format_pct(cell.ref_fraction) if cell.ref_fraction is not None
+            rows.append([c.label, row.family, row.size_label, format_gbps(cell.gbps),
+                         format_pct(cell.ref_fraction) if cell.ref_fraction is not None
                          else "link" if cell.run.crosses_link else "-",
                          f"{ref.family} of {ref.space} {format_size(ref.size)}" if ref else f"no {reference} here"])
     doc.md("bandwidth", rows, reference, cmpmod.FALLBACK_REFERENCE)

@@ -16,7 +16,7 @@ import collections
 import os
 
 from . import record
-from .gbench import BenchFile, InputError, Run, load_json, split_name
+from .gbench import BenchFile, InputError, Run, load_json
 
 # Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
 # 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
@@ -300,37 +300,24 @@ class ResultsFile:
     time; a failed row as an error), and probe/memcpy (or probe/copy) per space and program."""
 
     def __init__(self, run):
-        self.path = run.path
-        self.label = run.label
-        self.context = run.context
-        self.runs = {}
+        self.path, self.label, self.context, self.runs = run.path, run.label, run.context, {}
         for e in run.entries:
-            name = f"{e.experiment}/{e.variant}/{e.space}/{e.size}"
-            b = self._add(name)
+            b = self._add(f"{e.experiment}/{e.variant}/{e.space}/{e.size}", e.time, e.gbps)
             if b is None:
                 continue
-            b.crosses_link = e.crosses_link
-            b.error = e.error
-            if e.time:
-                b.samples.append(e.time)
-            if e.gbps:
-                b.gbps_samples.append(e.gbps)
-            ref = e.reference
-            if ref and not e.crosses_link:
-                probe = self._add(f"probe/{ref.kind}/{ref.space}")  # the first program's probe
-                if probe is not None:
-                    probe.gbps_samples.append(ref.gbps)
+            b.crosses_link, b.error = e.crosses_link, e.error
+            if e.reference and not e.crosses_link:  # the first program's probe
+                self._add(f"probe/{e.reference.kind}/{e.reference.space}", None, e.reference.gbps)
 
-    def _add(self, name):
+    def _add(self, name, time, gbps):
+        """A benchmark of one sample, unless the name is taken."""
         if name in self.runs:
             return None
-        b = self.runs[name] = Run(name, split_name(name))
-        b.order = len(self.runs)
+        b = self.runs[name] = Run(name)
+        b.samples, b.gbps_samples = [time] if time else [], [gbps] if gbps else []
         return b
 
-    @property
-    def spaces(self):
-        return BenchFile.spaces.fget(self)
+    spaces = BenchFile.spaces
 
 
 def open_compare_input(path, label=None):

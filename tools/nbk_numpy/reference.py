@@ -25,6 +25,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from nbk_compare import record
@@ -46,21 +47,10 @@ class UsageError(Exception):
 # ---------------------------------------------------------------------------------- workloads
 
 Variant = collections.namedtuple("Variant", "name expression document", defaults=("",))
-
-
-@dataclasses.dataclass
-class Workload:
-    """One experiment: its name, rank (extents of a size), repetitions, and the variants the
-    reference runs (static, so that --list works without NumPy); `build(np, size, seed)` makes a
-    Problem for one size. Its sizes are the programs' (sizes_of), never restated here."""
-    name: str
-    title: str
-    document: str
-    rank: int
-    variants: list
-    build: object
-    repetitions: int = 5
-    seeded: bool = True
+# One experiment: its rank (extents of a size), repetitions, and the variants the reference runs
+# (static, so that --list works without NumPy); `build(np, size, seed)` makes a Problem for one
+# size. Its sizes are the programs' (sizes_of), never restated here.
+Workload = collections.namedtuple("Workload", "name title document rank variants build repetitions seeded")
 
 
 @dataclasses.dataclass
@@ -73,9 +63,9 @@ class Verdict:
 
 @dataclasses.dataclass(eq=False)
 class Case:
-    """One timed expression. `call()` is what the clock sees; `record(result)` runs after
-    every call, outside it (keeping the result, and giving it to `keep`); `verdict()` after
-    the last: check(last result)."""
+    """One timed expression. `call()` is what the clock sees; `record(result)` runs after every
+    call, outside it (keeping the result, and giving it to `keep`); `verdict()` after the last:
+    check(last result)."""
     variant: Variant
     call: object
     check: object
@@ -103,28 +93,6 @@ class Problem:
     size: tuple = None  # the size run, where it is not the one asked for
 
 
-_ALL = {}  # experiment -> Workload, as @workload declares them
-
-
-def workload(name, title, document, rank, variants, repetitions=5, seeded=True):
-    """Declares the experiment its build function makes Problems of: `variants` maps the
-    programs' variant names to the expression timed, or to (expression, the document's figure).
-    The build's Cases name their variant; the function it returns gives them the Variant."""
-    def declare(build):
-        w = Workload(name, title, document, rank, [Variant(v, *(e if isinstance(e, tuple) else (e,)))
-                                                   for v, e in variants.items()], None, repetitions, seeded)
-
-        def built(np, size, seed):
-            problem = build(np, size, seed)
-            for case in problem.cases:
-                case.variant = next(v for v in w.variants if v.name == case.variant)
-            return problem
-        _ALL[name] = w
-        w.build = built
-        return built
-    return declare
-
-
 def _chunks(n, step=1 << 22):
     for start in range(0, n, step):
         yield start, min(n, start + step)
@@ -133,19 +101,20 @@ def _chunks(n, step=1 << 22):
 def relative_error_verdict(np, got, reference, tolerance_in_u, u, floor=0.0):
     """The programs' check: |got - ref| <= tol u |ref| + floor everywhere (NaN fails)."""
     ref = np.asarray(reference)
-    g = np.asarray(got).astype(ref.dtype)
-    error = np.abs(g - ref)
+    error = np.abs(np.asarray(got).astype(ref.dtype) - ref)
     wrong = int(np.count_nonzero(~(error <= tolerance_in_u * u * np.abs(ref) + floor)))
     nonzero = ref != 0
     worst = float(np.max(error[nonzero] / np.abs(ref[nonzero]))) if np.any(nonzero) else 0.0
-    ok = wrong == 0
-    return Verdict(ok, "ok" if ok else f"FAILED ({wrong} beyond {tolerance_in_u:g} u)",
+    return Verdict(wrong == 0, "ok" if wrong == 0 else f"FAILED ({wrong} beyond {tolerance_in_u:g} u)",
                    {"mismatches": wrong, "max_relative_error": worst, "tolerance_in_u": tolerance_in_u})
 
 
-def mismatch_verdict(wrong, what="wrong"):
-    ok = wrong == 0
-    return Verdict(ok, "ok" if ok else f"FAILED ({wrong} {what})", {"mismatches": int(wrong)})
+def _close(np, reference, tolerance_in_u, u=2.0**-24, floor=0.0):
+    return lambda r: relative_error_verdict(np, r, reference, tolerance_in_u, u, floor)
+
+
+def mismatch_verdict(wrong, what="wrong", **details):
+    return Verdict(wrong == 0, "ok" if wrong == 0 else f"FAILED ({wrong} {what})", {"mismatches": int(wrong), **details})
 
 
 def _equal(np, expected, what="wrong", part=lambda r: r):
@@ -153,11 +122,18 @@ def _equal(np, expected, what="wrong", part=lambda r: r):
     return lambda r: mismatch_verdict(int(np.count_nonzero(part(r) != expected)), what)
 
 
-def _long_double_is_wider(np):
-    return np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
+def _bounded(np, got, reference, bound, positive, units, what, worst_key, tolerance_in_u):
+    """|got - reference| <= bound everywhere; the worst error, units(error, where), where `positive`."""
+    error = np.abs(got.astype(np.float64) - reference)
+    wrong = int(np.count_nonzero(~(error <= bound)))
+    worst = float(np.max(units(error, positive))) if np.any(positive) else 0.0
+    return mismatch_verdict(wrong, f"beyond {what}", **{worst_key: worst, "tolerance_in_u": tolerance_in_u})
 
 
-# ---- add_one (seed 000)
+def _wide(np):
+    """long double where it is wider than float64, else float64."""
+    return np.longdouble if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps else np.float64
+
 
 def _fits(n, element_bytes):
     """True when n elements fit in half of the memory the kernel says is available."""
@@ -171,36 +147,26 @@ def _fits(n, element_bytes):
     return True
 
 
-@workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
-          {"resident": "np.add(x, 1, out=x)  (x += 1)"}, repetitions=1, seeded=False)
 def build_add_one(np, size, seed):
-    asked = size[0]
-    n = asked
+    asked = n = size[0]
     while n > 1 and not _fits(n, 4):
         n //= 2
-    note = None
-    if n != asked:
-        note = (f"{asked} int32 ({asked * 4 / 2**30:.1f} GiB) do not fit in half of this machine's available "
-                f"memory: ran {n} (2^{n.bit_length() - 1})" if n & (n - 1) == 0 else f"ran {n}")
+    note = None if n == asked else (
+        f"{asked} int32 ({asked * 4 / 2**30:.1f} GiB) do not fit in half of this machine's available memory: "
+        f"ran {n} (2^{n.bit_length() - 1})" if n & (n - 1) == 0 else f"ran {n}")
     x = np.empty(n, np.int32)
     x.fill(0)  # first touch outside the clock, as the programs do
     state = {"calls": 0, "wrong": 0}
-
-    def call():
-        np.add(x, 1, out=x)
-        return x
 
     def keep(_):
         state["calls"] += 1
         state["wrong"] += sum(int(np.count_nonzero(x[a:b] != state["calls"])) for a, b in _chunks(n, 1 << 24))
 
-    case = Case("resident", call, lambda _: mismatch_verdict(state["wrong"]), 8 * n,
+    case = Case("resident", lambda: np.add(x, 1, out=x), lambda _: mismatch_verdict(state["wrong"]), 8 * n,
                 moves=ONE_THREAD + "; in place, pages first-touched before timing", keep=keep)
     return Problem({"element_type": "int32", "data": "zeros; every element is c after c calls"}, [case], note,
                    (n,) if n != asked else None)
 
-
-# ---- sum (seed 001)
 
 def _sum_scale(np, x):
     """(exact sum as a Fraction, sum |x|, max |prefix sum|) of a float32 array. The exact sum
@@ -228,18 +194,14 @@ def sum_tolerance(n, sum_abs, max_prefix, u, lam=6.0):
     return min(worst, probable)
 
 
-@workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
-          {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"})
 def build_sum(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
     exact, sum_abs, max_prefix = _sum_scale(np, x)
     cases = []
-    for name, accumulator, u, call in (
-            ("builtin", "float", 2.0**-24, lambda: np.sum(x)),
-            ("accurate", "double", 2.0**-53, lambda: np.sum(x, dtype=np.float64))):
-        tolerance = sum_tolerance(n, sum_abs, max_prefix, u)
-        results = []
+    for name, accumulator, u, call in (("builtin", "float", 2.0**-24, lambda: np.sum(x)),
+                                       ("accurate", "double", 2.0**-53, lambda: np.sum(x, dtype=np.float64))):
+        tolerance, results = sum_tolerance(n, sum_abs, max_prefix, u), []
 
         def check(_, results=results, accumulator=accumulator, tolerance=tolerance):
             errors = [float(fractions.Fraction(r) - exact) if math.isfinite(r) else math.inf for r in results]
@@ -259,10 +221,6 @@ def build_sum(np, size, seed):
                    cases)
 
 
-# ---- product (seed 004)
-
-@workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
-          {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"})
 def build_product(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).random(n)
@@ -272,8 +230,7 @@ def build_product(np, size, seed):
     underflows = log_sum < math.log(5e-324) - math.log(2.0) - 1.0
     host_product = math.prod(values)
     del values
-    u = 2.0**-53
-    k = float(n - 1) if n > 1 else 0.0
+    u, k = 2.0**-53, float(n - 1) if n > 1 else 0.0
     gamma = k * u / (1 - k * u) if k * u < 0.5 else 1.0
     product_tolerance = 2.0 * (gamma * abs(host_product) + n * 5e-324)
 
@@ -286,67 +243,54 @@ def build_product(np, size, seed):
     def check_log_sum(result):
         r = float(result)
         error = abs(r - log_sum) / abs(log_sum) if log_sum not in (0.0, -math.inf) else abs(r - log_sum)
-        ok = error <= 1e-12
-        return Verdict(ok, "ok" if ok else f"FAILED (relative error {error:.2e})",
+        return Verdict(error <= 1e-12, "ok" if error <= 1e-12 else f"FAILED (relative error {error:.2e})",
                        {"log_sum": r, "log_sum_relative_error": error})
 
-    cases = [Case("prod", lambda: np.prod(x), check_prod, 8 * n),
-             Case("log-sum", lambda: np.sum(np.log(x)), check_log_sum, 8 * n)]
     return Problem({"element_type": "float64", "distribution": "U[0,1), numpy.random.default_rng(seed) (PCG64)",
                     "seed": seed, "log_sum_reference": log_sum, "underflows": underflows,
-                    "host_product": host_product, "log_sum_tolerance": 1e-12}, cases)
+                    "host_product": host_product, "log_sum_tolerance": 1e-12},
+                   [Case("prod", lambda: np.prod(x), check_prod, 8 * n),
+                    Case("log-sum", lambda: np.sum(np.log(x)), check_log_sum, 8 * n)])
 
 
-# ---- maximum (seed 002)
-
-@workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
-          {"mdrange-auto": "np.maximum(a, b, out=c)"})
-def build_maximum(np, size, seed):
+def _binary_f32(np, size, seed, variant, ufunc, expected):
+    """c = ufunc(a, b) over two float32 arrays of U[0,1), checked exactly against expected(a, b)."""
     rng = np.random.default_rng(seed)
-    a = rng.random(size, dtype=np.float32)
-    b = rng.random(size, dtype=np.float32)
+    a, b = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
     c = np.full(size, np.nan, np.float32)
-    expected = np.where(a >= b, a, b)
-    v = "mdrange-auto"
-    case = Case(v, lambda: np.maximum(a, b, out=c),
-                _equal(np, expected), 12 * a.size)
-    if size == (32, 32, 32):
-        case.extra["document"] = "np.maximum: 172 us at 32^3"
+    case = Case(variant, lambda: ufunc(a, b, out=c), _equal(np, expected(a, b)), 12 * a.size)
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
 
 
-# ---- sin_exp (seed 004)
+def build_maximum(np, size, seed):
+    problem = _binary_f32(np, size, seed, "mdrange-auto", np.maximum, lambda a, b: np.where(a >= b, a, b))
+    if size == (32, 32, 32):
+        problem.cases[0].extra["document"] = "np.maximum: 172 us at 32^3"
+    return problem
 
-@workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
-          {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")},
-          seeded=False)
+
+def build_mat_add(np, size, seed):
+    return _binary_f32(np, size, seed, "mdrange-auto", np.add,
+                       lambda a, b: (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32))
+
+
 def build_sin_exp(np, size, seed):
     n = size[0]
-    x64 = np.linspace(0, 2 * math.pi, n)
-    y64 = np.full(n, 10.0)
-    cases = []
-    wide = _long_double_is_wider(np)
+    x64, y64 = np.linspace(0, 2 * math.pi, n), np.full(n, 10.0)
+    cases, ld = [], _wide(np)
     for name, t in (("f32", np.float32), ("f64", np.float64)):
         x, y = x64.astype(t), y64.astype(t)
-        u = float(np.finfo(t).eps) / 2
-        if t is np.float32 or wide:
-            ld = np.longdouble if wide else np.float64
+        if t is np.float32 or ld is not np.float64:
             ref = np.sin(x.astype(ld)) * np.exp(y.astype(ld))
-            check = (lambda r, ref=ref, u=u, t=t:
-                     relative_error_verdict(np, r, ref, 16, u, float(np.finfo(t).tiny)))
+            check = _close(np, ref, 16, float(np.finfo(t).eps) / 2, float(np.finfo(t).tiny))
         else:
             def check(_):
                 return Verdict(True, "unchecked (no long double wider than float64 here)", checked=False)
-        cases.append(Case(name, lambda x=x, y=y: np.sin(x) * np.exp(y), check,
-                          3 * n * np.dtype(t).itemsize,
+        cases.append(Case(name, lambda x=x, y=y: np.sin(x) * np.exp(y), check, 3 * n * np.dtype(t).itemsize,
                           moves=ONE_THREAD + "; temporaries and z allocated by every call"))
     return Problem({"x": "linspace(0, 2 pi, n)", "y": 10.0}, cases)
 
 
-# ---- hypot (seed 003)
-
-@workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
-          {"scaled": "np.hypot(x, y, out=h)"})
 def build_hypot(np, size, seed):
     n = size[0]
     u4 = np.random.default_rng(seed).random((4, n))
@@ -357,116 +301,58 @@ def build_hypot(np, size, seed):
         return np.ldexp(np.where(sign_mantissa < 0.5, -m, m), e).astype(np.float32)
 
     x, y = value(u4[0], u4[1]), value(u4[2], u4[3])
-    del u4
     x64, y64 = x.astype(np.float64), y.astype(np.float64)
     reference = np.sqrt(x64 * x64 + y64 * y64)  # no float32 square reaches float64's limits
     h = np.full(n, np.nan, np.float32)
-    case = Case("scaled", lambda: np.hypot(x, y, out=h),
-                lambda r: relative_error_verdict(np, r, reference, 8, 2.0**-24), 12 * n)
-    return Problem({"element_type": "float32", "seed": seed, "exponent_range": [-100, 100]}, [case])
+    return Problem({"element_type": "float32", "seed": seed, "exponent_range": [-100, 100]},
+                   [Case("scaled", lambda: np.hypot(x, y, out=h), _close(np, reference, 8), 12 * n)])
 
 
-# ---- gaussian (seed 003)
-
-@workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
-          {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"})
 def build_gaussian(np, size, seed):
     n = size[0]
     x = (3.0 * (2 * np.random.default_rng(seed).random(n) - 1)).astype(np.float32)
-    mean, sigma = np.float32(0), np.float32(1)
-    sqrt_2pi = np.float32(2.5066282746310002)
+    mean, sigma, sqrt_2pi = np.float32(0), np.float32(1), np.float32(2.5066282746310002)
     z = (x.astype(np.float64) - 0.0) / 1.0
     reference = np.exp(-0.5 * z * z) / (1.0 * math.sqrt(2 * math.pi))
-    case = Case("pdf",
-                lambda: np.exp(np.float32(-0.5) * ((x - mean) / sigma) ** 2) / (sigma * sqrt_2pi),
-                lambda r: relative_error_verdict(np, r, reference, 32, 2.0**-24), 8 * n,
-                moves=ONE_THREAD + "; temporaries and p allocated by every call")
+    case = Case("pdf", lambda: np.exp(np.float32(-0.5) * ((x - mean) / sigma) ** 2) / (sigma * sqrt_2pi),
+                _close(np, reference, 32), 8 * n, moves=ONE_THREAD + "; temporaries and p allocated by every call")
     return Problem({"element_type": "float32", "seed": seed, "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"},
                    [case])
 
 
-# ---- polar (seed 003)
-
-@workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
-          {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
-                       "np.sqrt(dx * dx + dy * dy)"})
 def build_polar(np, size, seed):
-    n = size[0]
-    u4 = np.random.default_rng(seed).random((4, n))
+    u4 = np.random.default_rng(seed).random((4, size[0]))
     rho1, rho2 = u4[0].astype(np.float32), u4[2].astype(np.float32)
-    theta1 = (math.pi * (2 * u4[1] - 1)).astype(np.float32)
-    theta2 = (math.pi * (2 * u4[3] - 1)).astype(np.float32)
-    del u4
+    theta1, theta2 = ((math.pi * (2 * u4[k] - 1)).astype(np.float32) for k in (1, 3))
     r1, t1, r2, t2 = (a.astype(np.float64) for a in (rho1, theta1, rho2, theta2))
-    dx = r1 * np.cos(t1) - r2 * np.cos(t2)
-    dy = r1 * np.sin(t1) - r2 * np.sin(t2)
-    reference = np.sqrt(dx * dx + dy * dy)
-    scale = r1 + r2
-    u = 2.0**-24
+    dx, dy = r1 * np.cos(t1) - r2 * np.cos(t2), r1 * np.sin(t1) - r2 * np.sin(t2)
+    reference, scale, u = np.sqrt(dx * dx + dy * dy), r1 + r2, 2.0**-24
 
     def distance():
         dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2)
         dy = rho1 * np.sin(theta1) - rho2 * np.sin(theta2)
         return np.sqrt(dx * dx + dy * dy)
 
-    def check(d):
-        error = np.abs(d.astype(np.float64) - reference)
-        wrong = int(np.count_nonzero(~(error <= 16 * u * scale)))
-        positive = scale > 0
-        worst = float(np.max(error[positive] / scale[positive] / u)) if np.any(positive) else 0.0
-        v = mismatch_verdict(wrong)
-        if wrong:
-            v.summary = f"FAILED ({wrong} beyond 16 u (rho1 + rho2))"
-        v.details.update(max_error_in_u_of_rho_sum=worst, tolerance_in_u=16.0)
-        return v
-
+    check = (lambda d: _bounded(np, d, reference, 16 * u * scale, scale > 0, lambda e, k: e[k] / scale[k] / u,
+                                "16 u (rho1 + rho2)", "max_error_in_u_of_rho_sum", 16.0))
     return Problem({"element_type": "float32", "seed": seed, "rho": "uniform(0, 1)", "theta": "uniform(-pi, pi)"},
-                   [Case("distance", distance, check, 20 * n,
+                   [Case("distance", distance, check, 20 * size[0],
                          moves=ONE_THREAD + "; temporaries and d allocated by every call")])
 
 
-# ---- add (seed 003)
-
-@workload("add", "out = x + y in int64 and float32", "seed 003", 1,
-          {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
-           "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, seeded=False)
 def build_add(np, size, seed):
     n = size[0]
-    x64 = np.arange(n, dtype=np.int64)
-    y64 = 2 * x64
-    x32 = np.arange(n).astype(np.float32)
-    y32 = 2 * x32
+    x64, x32 = np.arange(n, dtype=np.int64), np.arange(n).astype(np.float32)
     cases = []
-    for t, x, y, expected in (("i64", x64, y64, 3 * x64),
-                              ("f32", x32, y32, (x32.astype(np.float64) + y32.astype(np.float64)).astype(np.float32))):
-        out = np.empty_like(x)
-        check = _equal(np, expected)
-        per = 3 * x.itemsize * n
-        cases.append(Case(t, lambda x=x, y=y, out=out: np.add(x, y, out=out), check, per))
-        cases.append(Case(t + "-new", lambda x=x, y=y: x + y, check, per,
-                          moves=ONE_THREAD + "; out allocated by every call"))
+    for t, x, y, expected in (("i64", x64, 2 * x64, 3 * x64),
+                              ("f32", x32, 2 * x32, (x32.astype(np.float64) + (2 * x32).astype(np.float64))
+                               .astype(np.float32))):
+        out, check, per = np.empty_like(x), _equal(np, expected), 3 * x.itemsize * n
+        cases += [Case(t, lambda x=x, y=y, out=out: np.add(x, y, out=out), check, per),
+                  Case(t + "-new", lambda x=x, y=y: x + y, check, per, moves=ONE_THREAD + "; out allocated by every call")]
     return Problem({"x": "arange(n)", "y": "2 x"}, cases)
 
 
-# ---- mat_add (seed 003, the CUDA C guide)
-
-@workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
-          {"mdrange-auto": "np.add(a, b, out=c)"})
-def build_mat_add(np, size, seed):
-    rng = np.random.default_rng(seed)
-    a = rng.random(size, dtype=np.float32)
-    b = rng.random(size, dtype=np.float32)
-    c = np.full(size, np.nan, np.float32)
-    expected = (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32)
-    case = Case("mdrange-auto", lambda: np.add(a, b, out=c),
-                _equal(np, expected), 12 * a.size)
-    return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
-
-
-# ---- row_sum (seed 004)
-
-@workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
-          {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"})
 def build_row_sum(np, size, seed):
     rows, columns = size
     rng = np.random.default_rng(seed)
@@ -475,21 +361,14 @@ def build_row_sum(np, size, seed):
     int_sums = np.cumsum(ints, axis=1, dtype=np.int64)[:, -1] if columns else np.zeros(rows, np.int64)
     float_sums = np.cumsum(floats.astype(np.float64), axis=1)[:, -1] if columns else np.zeros(rows)
     tolerance = 2.0 * (columns - 1 if columns > 1 else 0) + 1
-    cases = [
-        Case("team-int32", lambda: ints.sum(axis=1, dtype=np.int64),
-             _equal(np, int_sums), ints.size * 4 + rows * 8),
-        Case("team-float32", lambda: floats.sum(axis=1),
-             lambda r: relative_error_verdict(np, r, float_sums, tolerance, 2.0**-24), floats.size * 4 + rows * 4),
-    ]
     return Problem({"element_types": ["int32", "float32"], "sum_types": ["int64", "float32"], "shape": list(size),
-                    "seed": seed}, cases)
+                    "seed": seed},
+                   [Case("team-int32", lambda: ints.sum(axis=1, dtype=np.int64), _equal(np, int_sums),
+                         ints.size * 4 + rows * 8),
+                    Case("team-float32", lambda: floats.sum(axis=1), _close(np, float_sums, tolerance),
+                         floats.size * 4 + rows * 4)])
 
 
-# ---- l2_norm (seed 003)
-
-@workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
-          {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
-           "float-acc": "np.sqrt((a * a).sum(axis=1))"})
 def build_l2_norm(np, size, seed):
     rows, columns = size
     rng = np.random.default_rng(seed)
@@ -498,8 +377,7 @@ def build_l2_norm(np, size, seed):
         a = np.stack([np.cos(t), np.sin(t)], axis=1).astype(np.float32)
     else:
         a = rng.standard_normal(size, dtype=np.float32)
-    ld = np.longdouble if _long_double_is_wider(np) else np.float64
-    a_wide = a.astype(ld)
+    a_wide = a.astype(_wide(np))
     reference = np.sqrt((a_wide * a_wide).sum(axis=1))
     traffic = a.size * 4 + rows * 4
 
@@ -507,57 +385,34 @@ def build_l2_norm(np, size, seed):
         a64 = a.astype(np.float64)
         return np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)
 
-    cases = [
-        Case("double-acc", double_acc,
-             lambda r: relative_error_verdict(np, r, reference, 2.0, 2.0**-24), traffic, flops=2 * a.size),
-        Case("float-acc", lambda: np.sqrt((a * a).sum(axis=1)),
-             lambda r: relative_error_verdict(np, r, reference, columns + 1.5, 2.0**-24), traffic, flops=2 * a.size),
-    ]
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed,
-                    "data": "(cos t, sin t), t ~ U(-pi, pi)" if columns == 2 else "N(0, 1)"}, cases)
+                    "data": "(cos t, sin t), t ~ U(-pi, pi)" if columns == 2 else "N(0, 1)"},
+                   [Case("double-acc", double_acc, _close(np, reference, 2.0), traffic, flops=2 * a.size),
+                    Case("float-acc", lambda: np.sqrt((a * a).sum(axis=1)), _close(np, reference, columns + 1.5),
+                         traffic, flops=2 * a.size)])
 
 
-# ---- matmul (seed 003)
-
-@workload("matmul", "C = A B over float32 matrices", "seed 003", 3,
-          {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"})
 def build_matmul(np, size, seed):
     m, n, p = size
     rng = np.random.default_rng(seed)
-    a = rng.standard_normal((m, n), dtype=np.float32)
-    b = rng.standard_normal((n, p), dtype=np.float32)
+    a, b = rng.standard_normal((m, n), dtype=np.float32), rng.standard_normal((n, p), dtype=np.float32)
     c = np.full((m, p), np.nan, np.float32)
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    reference = a64 @ b64
-    magnitude = np.abs(a64) @ np.abs(b64)
+    reference, magnitude = a64 @ b64, np.abs(a64) @ np.abs(b64)
     del a64, b64
     u = 2.0**-24
-    nu = n * u
-    gamma = nu / (1 - nu) if nu < 1 else math.inf
-
-    def check(r):
-        error = np.abs(r.astype(np.float64) - reference)
-        wrong = int(np.count_nonzero(~(error <= gamma * magnitude)))
-        positive = magnitude > 0
-        worst = float(np.max(error[positive] / (u * magnitude[positive]))) if np.any(positive) else 0.0
-        v = mismatch_verdict(wrong)
-        if wrong:
-            v.summary = f"FAILED ({wrong} beyond n u)"
-        v.details.update(max_error_in_u_of_magnitude=worst, tolerance_in_u=gamma / u)
-        return v
-
+    gamma = n * u / (1 - n * u) if n * u < 1 else math.inf
+    check = (lambda r: _bounded(np, r, reference, gamma * magnitude, magnitude > 0,
+                                lambda e, k: e[k] / (u * magnitude[k]), "n u",
+                                "max_error_in_u_of_magnitude", gamma / u))
     case = Case("tiled", lambda: np.matmul(a, b, out=c), check, 4 * (m * n + n * p + m * p),
                 moves="NumPy's BLAS sgemm (see the context's blas and threads), host memory", flops=2 * m * n * p)
     return Problem({"element_type": "float32", "m": m, "n": n, "p": p, "seed": seed}, [case])
 
 
-# ---- histogram (seed 003)
-
 HISTOGRAM_BINS = (1, 16, 100, 4096)
 
 
-@workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
-          {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS})
 def build_histogram(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
@@ -569,11 +424,9 @@ def build_histogram(np, size, seed):
         # bin [edge, next edge), the last one closed. Found by a binary search, where NumPy
         # scales the offset and corrects it against the edges.
         edges = np.linspace(-4.0, 4.0, bins + 1).astype(x.dtype)
-        index = np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1)
-        expected = np.bincount(index, minlength=bins)
-        check = _equal(np, expected, "bins differ", lambda r: r[0])
-        cases.append(Case(f"private-{bins}",
-                          lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)), check, 4 * n))
+        expected = np.bincount(np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1), minlength=bins)
+        cases.append(Case(f"private-{bins}", lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)),
+                          _equal(np, expected, "bins differ", lambda r: r[0]), 4 * n))
     return Problem({"element_type": "float32", "seed": seed, "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
                     "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
                     "edges": "linspace(-4, 4, bins + 1) rounded to float32 (np.histogram's bin type for float32 "
@@ -581,22 +434,15 @@ def build_histogram(np, size, seed):
                     "right_edge": "x = 4 counts in the last bin (np.histogram); the programs drop it"}, cases)
 
 
-# ---- pi (seed 003)
-
 PI_CHUNK = 1 << 20  # points drawn at a time
 
 
-@workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
-          {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
-                         "np.count_nonzero(x * x + y * y <= 1)"}, repetitions=3)
 def build_pi(np, size, seed):
     streams, per_stream = size
     n = streams * per_stream
     rng = np.random.default_rng(seed)
     chunk = min(n, PI_CHUNK)
-    buffer = np.empty(2 * chunk, np.float32)
-    squares = np.empty(chunk, np.float32)
-    mask = np.empty(chunk, np.bool_)
+    buffer, squares, mask = np.empty(2 * chunk, np.float32), np.empty(chunk, np.float32), np.empty(chunk, np.bool_)
 
     def count_inside():
         inside, left = 0, n
@@ -613,17 +459,15 @@ def build_pi(np, size, seed):
         return inside
 
     standard_error = 4 * math.sqrt(math.pi / 4 * (1 - math.pi / 4) / n) if n else 0.0
-    bound = 5 * standard_error
-    estimates = []
+    bound, estimates = 5 * standard_error, []
 
     def check(_):
         if not estimates or n == 0:
             return Verdict(n == 0, "ok" if n == 0 else "FAILED (no call)", {"bound": bound, "calls": len(estimates)})
         worst = max(abs(e - math.pi) for e in estimates)
-        ok = worst <= bound
-        return Verdict(ok, "ok" if ok else f"FAILED ({worst / standard_error:.1f} standard errors off)",
-                       {"estimate_first_call": estimates[0], "worst_error": worst, "bound": bound,
-                        "calls": len(estimates)})
+        return Verdict(worst <= bound, "ok" if worst <= bound else f"FAILED ({worst / standard_error:.1f} standard "
+                       "errors off)", {"estimate_first_call": estimates[0], "worst_error": worst, "bound": bound,
+                                       "calls": len(estimates)})
 
     case = Case("xorshift64", count_inside, check, 0,
                 moves=ONE_THREAD + f"; PCG64 float32 uniforms in chunks of {PI_CHUNK} points",
@@ -633,9 +477,61 @@ def build_pi(np, size, seed):
                     "standard_error": standard_error, "bound_in_standard_errors": 5.0}, [case])
 
 
+# The workloads: (experiment, what, document, rank, {the programs' variant: the expression timed, or
+# (expression, the document's figure)}, repetitions, seeded); each built by build_<experiment>.
+TABLE = [
+    ("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
+     {"resident": "np.add(x, 1, out=x)  (x += 1)"}, 1, False),
+    ("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
+     {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"}, 5, True),
+    ("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
+     {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"}, 5, True),
+    ("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
+     {"mdrange-auto": "np.maximum(a, b, out=c)"}, 5, True),
+    ("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
+     {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")}, 5, False),
+    ("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
+     {"scaled": "np.hypot(x, y, out=h)"}, 5, True),
+    ("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
+     {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"}, 5, True),
+    ("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
+     {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
+                  "np.sqrt(dx * dx + dy * dy)"}, 5, True),
+    ("add", "out = x + y in int64 and float32", "seed 003", 1,
+     {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
+      "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, 5, False),
+    ("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
+     {"mdrange-auto": "np.add(a, b, out=c)"}, 5, True),
+    ("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
+     {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"}, 5, True),
+    ("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
+     {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
+      "float-acc": "np.sqrt((a * a).sum(axis=1))"}, 5, True),
+    ("matmul", "C = A B over float32 matrices", "seed 003", 3,
+     {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"}, 5, True),
+    ("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
+     {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS}, 5, True),
+    ("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
+     {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
+                    "np.count_nonzero(x * x + y * y <= 1)"}, 3, True),
+]
+
+
+def _workload(name, title, document, rank, variants, repetitions, seeded):
+    variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
+
+    def build(np, size, seed):
+        """The Problem of one size, its Cases given their Variant."""
+        problem = globals()[f"build_{name}"](np, size, seed)
+        for case in problem.cases:
+            case.variant = next(v for v in variants if v.name == case.variant)
+        return problem
+    return Workload(name, title, document, rank, variants, build, repetitions, seeded)
+
+
+_ALL = {row[0]: _workload(*row) for row in TABLE}
 # The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
 WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
-
 
 # ---------------------------------------------------------------------------------- sizes
 
@@ -704,12 +600,10 @@ def run_context(np, threads, imported_before):
         "random_generator": "numpy.random.default_rng(seed): PCG64", "tool": "tools/nbk-numpy",
         "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
         **{name: os.environ.get(name, "unset") for name in ("OMP_PROC_BIND", "OMP_PLACES") + THREAD_VARIABLES}}
-    try:
-        umath = np.core._multiarray_umath
+    umath = getattr(np.core, "_multiarray_umath", None)
+    if hasattr(umath, "__cpu_baseline__"):
         context["numpy_simd_baseline"] = list(umath.__cpu_baseline__)
         context["numpy_simd_dispatch"] = [f for f in umath.__cpu_dispatch__ if umath.__cpu_features__.get(f)]
-    except AttributeError:
-        pass
     if imported_before:
         context["threads_note"] = ("NumPy was imported before nbk-numpy set the thread variables: its BLAS kept "
                                    "the threads it started with")
@@ -772,19 +666,12 @@ def result_row(workload, case, size, elements, repetitions, timing, verdict, pro
     return dict(row, **verdict.details)
 
 
-def _finite(obj):
-    """NaN and infinities as null: strict JSON."""
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    return None if isinstance(obj, float) and not math.isfinite(obj) else obj
-
-
 def write_json(path, doc):
+    """Strict JSON: NaN and infinities as null."""
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(_finite(doc), f, indent=2, sort_keys=True, allow_nan=False)
+        json.dump(json.loads(json.dumps(doc), parse_constant=lambda _: None), f, indent=2, sort_keys=True,
+                  allow_nan=False)
         f.write("\n")
     os.replace(tmp, path)
 
@@ -872,13 +759,8 @@ def _positive_int(text, option):
     return value
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
-
-
 def parse_args(argv):
-    p = _Parser(prog=PROG, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = record.Parser(prog=PROG, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
                    help="where <experiment>.json go (default: build/numpy/results in the repository)")
     p.add_argument("--only", action="append", default=[], metavar="EXP[,EXP]", help="run only these experiments")
@@ -1002,10 +884,7 @@ def prepare_out(path):
     """Create --out and check a file can be written there; UsageError naming it if not."""
     try:
         os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, f".{PROG}-write-test-{os.getpid()}")
-        with open(probe, "w", encoding="utf-8") as f:
-            f.write("")
-        os.remove(probe)
+        tempfile.TemporaryFile(dir=path).close()
     except OSError as e:
         raise UsageError(f"--out {path}: cannot write there ({e.strerror or e})") from None
 

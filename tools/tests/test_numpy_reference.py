@@ -9,15 +9,11 @@ import sys
 import tempfile
 import unittest
 
-from nbk_compare import compare
+from nbk_compare import compare, runs
 from nbk_numpy import reference as numpy_reference
 
 from .helpers import TOOLS, fixture, run_tool
 
-try:  # run folders (tools/nbk_compare/runs.py) where the tree has them, else the programs' files
-    from nbk_compare import runs
-except ImportError:
-    runs = None
 
 HAVE_NUMPY = importlib.util.find_spec("numpy") is not None
 ROW_KEYS = {"variant", "space", "size", "elements", "status", "check", "first_s", "best_s", "median_s",
@@ -83,17 +79,9 @@ class TinyRun(unittest.TestCase):
 
     def comparison_inputs(self, *folders):
         """The tools' reading of folders of program JSON, as comparison inputs."""
-        if runs is not None:
-            return [runs.ResultsFile(r) for r in runs.open_runs(list(folders))]
-        from nbk_compare import report  # the programs' files of one run, before run folders
-        from nbk_compare.gbench import ResultsFile
-        inputs = report.Inputs()
-        for i, folder in enumerate(folders):
-            found = report.Inputs()
-            report.classify(sorted(os.path.join(folder, n) for n in os.listdir(folder)), found)
-            self.assertEqual(found.skipped, [])
-            inputs.programs.update({f"{i}/{k}": v for k, v in found.programs.items()})
-        return [ResultsFile(inputs.programs)]
+        found = runs.open_runs(list(folders))
+        self.assertEqual([r.skipped for r in found], [[] for _ in found])
+        return [runs.ResultsFile(r) for r in found]
 
     def test_the_tools_read_it(self):
         (results,) = self.comparison_inputs(self.out)
@@ -130,7 +118,7 @@ class Checks(unittest.TestCase):
         self.np = numpy
 
     def test_wrong_elements_fail(self):
-        problem = numpy_reference.build_sin_exp(self.np, (100,), 1)
+        problem = numpy_reference.WORKLOADS["sin_exp"].build(self.np, (100,), 1)
         case = problem.cases[0]
         z = case.call()
         case.record(z)
@@ -140,7 +128,7 @@ class Checks(unittest.TestCase):
         self.assertEqual(case.verdict().details["mismatches"], 1)
 
     def test_wrong_sum_fails(self):
-        problem = numpy_reference.build_sum(self.np, (10000,), 1)
+        problem = numpy_reference.WORKLOADS["sum"].build(self.np, (10000,), 1)
         builtin = problem.cases[0]
         builtin.record(builtin.call())
         self.assertTrue(builtin.verdict().ok)
@@ -150,7 +138,7 @@ class Checks(unittest.TestCase):
     def test_histogram_edges_are_numpys(self):
         """np.histogram bins float32 data by float32 edges. With seed 41, one of 10^5 samples lies between
         an edge of the 100 bins rounded to float32 and the same edge in float64 (float64 edges fail here)."""
-        problem = numpy_reference.build_histogram(self.np, (100000,), 41)
+        problem = numpy_reference.WORKLOADS["histogram"].build(self.np, (100000,), 41)
         for case in problem.cases:
             case.record(case.call())
             self.assertTrue(case.verdict().ok, (case.variant.name, case.verdict().summary))
@@ -159,7 +147,7 @@ class Checks(unittest.TestCase):
         self.assertFalse(problem.cases[2].verdict().ok)
 
     def test_add_one_checks_every_call(self):
-        problem = numpy_reference.build_add_one(self.np, (1000,), 1)
+        problem = numpy_reference.WORKLOADS["add_one"].build(self.np, (1000,), 1)
         case = problem.cases[0]
         for _ in range(2):
             case.record(case.call())

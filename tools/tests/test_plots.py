@@ -45,7 +45,6 @@ class Plots(unittest.TestCase):
 class WithoutMatplotlib(unittest.TestCase):
     def test_unavailable_is_an_explained_exception(self):
         with mock.patch.dict("sys.modules", {"matplotlib": None}):
-            self.assertFalse(plots.available())
             cmp = compare.Comparison([BenchFile(fixture("spaces.json"), "spaces")])
             with tempfile.TemporaryDirectory() as tmp, self.assertRaises(plots.PlotsUnavailable) as ctx:
                 plots.write_plots(cmp, tmp)

@@ -8,7 +8,7 @@ import unittest
 
 from nbk_compare import runs, summary
 
-from .helpers import TOOLS, read, run_tool
+from .helpers import TOOLS, have_matplotlib, read, run_tool
 from .runs_fixtures import CPU_CONTEXT, cpu_and_gpu_runs, cpu_programs, gpu_programs, load, write_run
 
 H100 = os.path.join(os.path.dirname(TOOLS), "results", "h100-4ae6697")
@@ -63,7 +63,7 @@ class TwoRuns(unittest.TestCase):
 
     def test_plots_fit_the_page(self):
         from nbk_compare import plots
-        if not plots.available():
+        if not have_matplotlib():
             self.skipTest("no matplotlib")
         pngs = [n for n in os.listdir(self.out) if n.endswith(".png")]
         self.assertIn("times.png", pngs)
