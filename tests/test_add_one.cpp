@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "nbk/add_one/kernels.hpp"
 #include "nbk/add_one/methods.hpp"
@@ -76,17 +77,17 @@ TYPED_TEST(AddOne, IndicesBeyondTwoToThe31AreReached) {
   EXPECT_EQ(nbk::count_not_equal(host.data(), n, std::int8_t{1}), 0);
 }
 
-TEST(AddOneSplit, HalvesFollowArraySplit) {
-  using nbk::add_one::halves;
+TEST(AddOneSplit, PartsFollowArraySplit) {
+  using nbk::add_one::array_split;
   using Range = nbk::add_one::IndexRange;
-  EXPECT_EQ(halves(0)[0], Range(0, 0));
-  EXPECT_EQ(halves(0)[1], Range(0, 0));
-  EXPECT_EQ(halves(1)[0], Range(0, 1));
-  EXPECT_EQ(halves(1)[1], Range(1, 1));
-  EXPECT_EQ(halves(7)[0], Range(0, 4));
-  EXPECT_EQ(halves(7)[1], Range(4, 7));
-  EXPECT_EQ(halves(8)[0], Range(0, 4));
-  EXPECT_EQ(halves(8)[1], Range(4, 8));
+  EXPECT_EQ(array_split(0, 2), (std::vector<Range>{{0, 0}, {0, 0}}));
+  EXPECT_EQ(array_split(1, 2), (std::vector<Range>{{0, 1}, {1, 1}}));
+  EXPECT_EQ(array_split(7, 2), (std::vector<Range>{{0, 4}, {4, 7}}));
+  EXPECT_EQ(array_split(8, 2), (std::vector<Range>{{0, 4}, {4, 8}}));
+  EXPECT_EQ(array_split(10, 4), (std::vector<Range>{{0, 3}, {3, 6}, {6, 8}, {8, 10}}));
+  EXPECT_EQ(array_split(3, 16).size(), 16u);
+  EXPECT_EQ(array_split(3, 16)[2], Range(2, 3));
+  EXPECT_EQ(array_split(3, 16)[15], Range(3, 3));
 }
 
 // Every method, on every space, for empty, tiny, odd and split-straddling sizes: each call
@@ -122,12 +123,14 @@ TYPED_TEST(AddOne, ExplicitMethod) {
 }
 
 TYPED_TEST(AddOne, SplitStreamsMethod) {
-  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::SplitStreams<TypeParam>(n), n, 2);
+  for (int parts : {2, 16})
+    for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::SplitStreams<TypeParam>(n, parts), n, 2);
 }
 
 TYPED_TEST(AddOne, RepeatedCallsAccumulate) {
   expect_counts_calls(nbk::add_one::Explicit<TypeParam>(4097), 4097, 5);
-  expect_counts_calls(nbk::add_one::SplitStreams<TypeParam>(4097), 4097, 5);
+  expect_counts_calls(nbk::add_one::SplitStreams<TypeParam>(4097, 2), 4097, 5);
+  expect_counts_calls(nbk::add_one::SplitStreams<TypeParam>(4097, 16), 4097, 5);
 }
 
 }  // namespace

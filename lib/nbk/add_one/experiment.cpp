@@ -1,5 +1,5 @@
 // Seed 000: add one to every element of a 2^31-element int32 array, on one CPU thread, on
-// every CPU thread, and on the GPU with implicit, explicit and overlapped transfers, timed
+// every CPU thread, and on the GPU with implicit, explicit, overlapped and pipelined transfers, timed
 // on the first and the second call as the document does.
 #include <fmt/format.h>
 
@@ -82,8 +82,15 @@ void add_variants(std::vector<exp::Variant>& variants) {
   split.name = "split-streams";
   split.moves = "explicit, two halves on two CUDA streams, pinned host memory, copies overlap kernels";
   split.document = "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong";
-  split.make = make_case([](std::int64_t n) { return std::make_unique<add_one::SplitStreams<Space>>(n); });
+  split.make = make_case([](std::int64_t n) { return std::make_unique<add_one::SplitStreams<Space>>(n, 2); });
   variants.push_back(exp::on<Space>(split));
+
+  exp::Variant pipelined = split;
+  pipelined.name = "pipelined";
+  pipelined.moves = "explicit, 16 parts taking turns on two CUDA streams, pinned host memory: copies both ways at once";
+  pipelined.document = "";
+  pipelined.make = make_case([](std::int64_t n) { return std::make_unique<add_one::SplitStreams<Space>>(n, 16); });
+  variants.push_back(exp::on<Space>(pipelined));
 
   across_ranks(managed, "cuda.jit implicit, 2 GPUs: 4.87 s / 1.72 s");
   across_ranks(explicit_copies, "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong");

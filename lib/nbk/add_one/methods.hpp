@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "nbk/add_one/kernels.hpp"
 #include "nbk/core/compat.hpp"
@@ -33,11 +34,17 @@ std::int64_t host_mismatches(const View& v, int calls) {
   return count_not_equal(host.data(), static_cast<std::int64_t>(host.extent(0)), static_cast<Element>(calls));
 }
 
-// [0, n) split as np.array_split(a, 2) does: the first half takes the odd element.
+// [0, n) split as np.array_split(a, parts) does: the first n % parts parts take one element more.
 using IndexRange = std::pair<std::int64_t, std::int64_t>;
-inline std::array<IndexRange, 2> halves(std::int64_t n) {
-  const std::int64_t first = (n + 1) / 2;
-  return {IndexRange{0, first}, IndexRange{first, n}};
+inline std::vector<IndexRange> array_split(std::int64_t n, int parts) {
+  std::vector<IndexRange> out;
+  std::int64_t first = 0;
+  for (int k = 0; k < parts; ++k) {
+    const std::int64_t size = n / parts + (k < n % parts ? 1 : 0);
+    out.emplace_back(first, first + size);
+    first += size;
+  }
+  return out;
 }
 
 // The array lives in the space's own memory and a call is the kernel alone. On a CPU space
@@ -138,28 +145,32 @@ class Explicit final : public HostAndSpaceCopies<ExecSpace, Kokkos::HostSpace> {
   ExecSpace exec_;
 };
 
-// The array in page-locked host memory, split in two halves (np.array_split), each half
-// copied in, updated and copied out on its own execution-space instance (its own CUDA
-// stream), so that one half's copies overlap the other half's kernel: the one-GPU
-// counterpart of the document's two-GPU runs.
+// The array in page-locked host memory, split in `parts` parts (np.array_split), each part
+// copied in, updated and copied out on one of two execution-space instances (CUDA streams) in
+// turn, so that one part's copies overlap another's kernel and copies the other way. Two parts
+// are the one-GPU counterpart of the document's two-GPU runs: the first part's copy in and the
+// last one's copy out run alone, each half of one direction's bytes. With 16 parts those ends
+// are a 16th each, and a call nears the link's two-way floor.
 template <class ExecSpace>
 class SplitStreams final : public HostAndSpaceCopies<ExecSpace, PinnedHostSpace> {
  public:
-  using HostAndSpaceCopies<ExecSpace, PinnedHostSpace>::HostAndSpaceCopies;
+  SplitStreams(std::int64_t n, int parts) : HostAndSpaceCopies<ExecSpace, PinnedHostSpace>(n), parts_(parts) {}
   void run() override {
     ++this->calls_;
-    const auto parts = halves(static_cast<std::int64_t>(this->host_.extent(0)));
-    for (int k = 0; k < 2; ++k) {
-      auto space_half = Kokkos::subview(this->in_space_, parts[k]);
-      auto host_half = Kokkos::subview(this->host_, parts[k]);
-      Kokkos::deep_copy(instances_[k], space_half, host_half);
-      increment(instances_[k], space_half);
-      Kokkos::deep_copy(instances_[k], host_half, space_half);
+    const auto parts = array_split(static_cast<std::int64_t>(this->host_.extent(0)), parts_);
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const auto& exec = instances_[static_cast<int>(k % 2)];
+      auto space_part = Kokkos::subview(this->in_space_, parts[k]);
+      auto host_part = Kokkos::subview(this->host_, parts[k]);
+      Kokkos::deep_copy(exec, space_part, host_part);
+      increment(exec, space_part);
+      Kokkos::deep_copy(exec, host_part, space_part);
     }
-    for (int k = 0; k < 2; ++k) nbk::fence(instances_[k], "nbk::add_one::split half");
+    for (int k = 0; k < 2; ++k) nbk::fence(instances_[k], "nbk::add_one::split parts");
   }
 
  private:
+  int parts_;
   Instances<ExecSpace> instances_{2};
 };
 
