@@ -2,8 +2,8 @@
 atomic_add's CAS loop fails (Kokkos 3.4.01's atom.global.cas.b64 and 4.6.01's inline-asm
 atom.cas.relaxed.gpu.b64), the native adds pass (3.4's atom.global.add.u64, 4.6's
 red.add.global.relaxed.gpu.u64), Kokkos' scratch lock (a CAS of constants) passes, and a CAS
-loop in a .func the kernel calls still fails; --require-v4 passes a kernel that loads and stores
-16 bytes at once (nvcc's ld/st.global.v4.u32 for nbk/core/packed.hpp) and fails one that does not."""
+loop in a .func the kernel calls still fails; --require-v4 passes a kernel that loads 16 bytes at
+once (nvcc's ld.global.v4.u32 for nbk/core/packed.hpp) and fails one that does not."""
 import os
 import subprocess
 import sys

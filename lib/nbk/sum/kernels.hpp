@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/reduce.hpp"
 
@@ -39,13 +40,29 @@ inline float host_loop(const float* x, Index n) {
   return total;
 }
 
-// parallel_reduce with Kokkos' built-in sum, float accumulator.
+// parallel_reduce with Kokkos' built-in sum, float accumulator. On a GPU a thread reads 16
+// bytes at a time (nbk/core/packed.hpp): Kokkos 3.4 launches at most 256 x 256 threads for a
+// RangePolicy reduction (kokkos34_reduce_launch), so the bytes in flight are what a thread asks
+// for at once.
 template <class ExecSpace, class View>
 float builtin_sum(const ExecSpace& exec, const View& x) {
   detail::check_input<ExecSpace, View>();
+  static_assert(pack_width<float> == 4);
+  const auto n = static_cast<Index>(x.extent(0));
+  const auto p = packs_of<ExecSpace>(x);
+  const auto packs = static_cast<Index>(p.extent(0));
+  if (packs == 0)
+    return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", range(exec, 0, n),
+                                                KOKKOS_LAMBDA(Index i, float& partial) { partial += x(i); });
   return reduce_into_host<Kokkos::Sum, float>(
-      "nbk::sum::builtin", range(exec, 0, static_cast<Index>(x.extent(0))),
-      KOKKOS_LAMBDA(Index i, float& partial) { partial += x(i); });
+      "nbk::sum::builtin", range(exec, 0, packs + (n > packs * 4)), KOKKOS_LAMBDA(Index c, float& partial) {
+        if (c < packs) {
+          const auto v = p(c);
+          partial += (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]);
+        } else {
+          for (Index i = packs * 4; i < n; ++i) partial += x(i);
+        }
+      });
 }
 
 // parallel_reduce with a double accumulator over the float data.
