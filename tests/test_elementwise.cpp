@@ -141,11 +141,12 @@ TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
   using Memory = typename TypeParam::memory_space;
   using nbk::Walk;
   for (const auto launch : {nbk::mat_add::guide_launch, nbk::mat_add::row_launch, nbk::mat_add::kokkos_launch,
+                            nbk::mat_add::flat_launch,
                             nbk::mat_add::Launch{{4, 64}, Walk::contiguous_first}, nbk::mat_add::Launch{{}, Walk::contiguous_first}}) {
     for (const auto [rows, columns] : {std::pair{0, 4}, std::pair{1, 1}, std::pair{17, 33}, std::pair{1, 1025},
                                        std::pair{1025, 1}}) {
       SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns) + ", tiles " + std::to_string(launch.tiles[0]) +
-                   " x " + std::to_string(launch.tiles[1]) + (launch.walk == Walk::view_order ? "" : ", j first"));
+                   " x " + std::to_string(launch.tiles[1]) + (launch.walk == Walk::view_order ? "" : launch.walk == Walk::flat ? ", flat" : ", j first"));
       nbk::mat_add::Matrix<Memory> a("a", rows, columns), b("b", rows, columns), c("c", rows, columns);
       auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
       for (int i = 0; i < rows; ++i)

@@ -51,14 +51,15 @@ TYPED_TEST_SUITE(Maximum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
 
 TYPED_TEST(Maximum, ShapesThatAreNotMultiplesOfTheTiles) {
   for (const Launch& launch : {nbk::maximum::document_launch, nbk::maximum::kokkos_launch, nbk::maximum::coalesced_launch,
-                               Launch{{2, 3, 5}}, Launch{{2, 3, 5}, Walk::contiguous_first}, Launch{{}, Walk::contiguous_first}})
+                               nbk::maximum::flat_launch, Launch{{2, 3, 5}}, Launch{{2, 3, 5}, Walk::contiguous_first}, Launch{{}, Walk::contiguous_first}})
     for (auto [n0, n1, n2] : {std::array<std::int64_t, 3>{1, 1, 1}, {7, 9, 13}, {8, 8, 8}, {17, 3, 33}, {1, 1, 1025},
                               {33, 1, 2}})
       TestFixture::check(n0, n1, n2, launch);
 }
 
 TYPED_TEST(Maximum, EmptyExtentsWriteNothing) {
-  for (const Launch& launch : {nbk::maximum::document_launch, nbk::maximum::kokkos_launch, nbk::maximum::coalesced_launch}) {
+  for (const Launch& launch : {nbk::maximum::document_launch, nbk::maximum::kokkos_launch, nbk::maximum::coalesced_launch,
+                               nbk::maximum::flat_launch}) {
     EXPECT_TRUE(TestFixture::run(0, 5, 5, launch).empty());
     EXPECT_TRUE(TestFixture::run(5, 0, 5, launch).empty());
     EXPECT_TRUE(TestFixture::run(5, 5, 0, launch).empty());

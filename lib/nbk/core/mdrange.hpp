@@ -17,6 +17,9 @@
 //    tiles, whose inner loop is then the whole contiguous extent (a GPU block's 128 columns cut
 //    a host thread's rows into pieces and cost half the bandwidth of whole rows here).
 // Tiles are given in the View's index order either way; all zeros leave them to Kokkos.
+//  - Walk::flat is no MDRange: Views that are contiguous and share a layout, read element-wise,
+//    are one 1-D range over their span, 16-byte packs a thread on a GPU (nbk/core/packed.hpp).
+//    The kernels that offer it (maximum, mat-add) take it before for_each_index, which refuses it.
 #include <Kokkos_Core.hpp>
 
 #include <array>
@@ -28,7 +31,7 @@
 
 namespace nbk {
 
-enum class Walk { view_order, contiguous_first };
+enum class Walk { view_order, contiguous_first, flat };
 
 template <std::size_t Rank>
 struct Launch {
@@ -73,6 +76,7 @@ MDRange<ExecSpace, Kokkos::Iterate::Left, 3> contiguous_first_policy(const ExecS
 template <class ExecSpace, class F>
 void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 2> n, const Launch<2>& launch,
                     const F& f) {
+  if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
     Kokkos::parallel_for(label, view_order_policy(exec, n, launch), KOKKOS_LAMBDA(Index i, Index j) { f(i, j); });
   else
@@ -83,6 +87,7 @@ void for_each_index(const std::string& label, const ExecSpace& exec, std::array<
 template <class ExecSpace, class F>
 void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 3> n, const Launch<3>& launch,
                     const F& f) {
+  if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
     Kokkos::parallel_for(label, view_order_policy(exec, n, launch),
                          KOKKOS_LAMBDA(Index i, Index j, Index k) { f(i, j, k); });

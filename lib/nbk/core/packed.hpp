@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -66,6 +67,44 @@ void update_each(const std::string& label, const ExecSpace& exec, const View& v,
       for (Index i = packs * width; i < n; ++i) v(i) = f(v(i));
     }
   });
+}
+
+// out(i) = f(a(i), b(i)) for every i of three rank-1 Views of one length, labelled `label`: a
+// thread three 16-byte packs where packs_of gives them for all three, an element elsewhere.
+template <class ExecSpace, class Out, class A, class B, class F>
+void map_each(const std::string& label, const ExecSpace& exec, const Out& out, const A& a, const B& b, const F& f) {
+  check_1d_arguments<ExecSpace, Out>();
+  constexpr int width = pack_width<typename Out::non_const_value_type>;
+  static_assert(pack_width<typename A::non_const_value_type> == width &&
+                pack_width<typename B::non_const_value_type> == width, "one element size for all three Views");
+  const auto n = static_cast<Index>(out.extent(0));
+  const auto po = packs_of<ExecSpace>(out);
+  const auto pa = packs_of<ExecSpace>(a);
+  const auto pb = packs_of<ExecSpace>(b);
+  const auto packs = static_cast<Index>(po.extent(0));
+  if (packs == 0 || pa.extent(0) != po.extent(0) || pb.extent(0) != po.extent(0)) {
+    Kokkos::parallel_for(label, range(exec, 0, n), KOKKOS_LAMBDA(Index i) { out(i) = f(a(i), b(i)); });
+    return;
+  }
+  Kokkos::parallel_for(label, range(exec, 0, packs + (n > packs * width)), KOKKOS_LAMBDA(Index c) {
+    if (c < packs) {
+      const auto x = pa(c), y = pb(c);
+      typename decltype(po)::non_const_value_type r;
+      for (int k = 0; k < width; ++k) r.at[k] = f(x.at[k], y.at[k]);
+      po(c) = r;
+    } else {
+      for (Index i = packs * width; i < n; ++i) out(i) = f(a(i), b(i));
+    }
+  });
+}
+
+// A contiguous View of any rank as the rank-1 View of its elements: the same memory, unmanaged.
+// A View with gaps (a strided slice) has no such View: std::invalid_argument.
+template <class View>
+auto flat(const View& v) {
+  if (!v.span_is_contiguous()) throw std::invalid_argument("nbk::flat: View '" + v.label() + "' is not contiguous");
+  return Kokkos::View<typename View::value_type*, typename View::memory_space, Kokkos::MemoryUnmanaged>(v.data(),
+                                                                                                      v.size());
 }
 
 }  // namespace nbk

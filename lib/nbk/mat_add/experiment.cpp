@@ -1,6 +1,7 @@
 // The CUDA C guide's MatAdd, quoted in seed 003: C = A + B over 4096 x 4096 float32 matrices
 // (ours: the guide leaves N open), as a 2-D MDRangePolicy with its 16 x 16 blocks as tiles, with
-// row-wise 1 x 256 tiles or with tiles left to Kokkos, on every space, on a device resident and
+// row-wise 1 x 256 tiles or with tiles left to Kokkos, or as one 1-D range over the matrices'
+// spans (16-byte packs on a GPU), on every space, on a device resident and
 // with transfers, against two nested loops on one host thread.
 #include "nbk/experiment/map_spec.hpp"
 #include "nbk/mat_add/kernels.hpp"
@@ -42,6 +43,7 @@ exp::Experiment mat_add(const exp::Notes& notes) {
   exp::on_every_space<MatAdd>(
       e, {{"mdrange-16x16", loops, mat_add::guide_launch, exp::Output::reused, guide_tiles_are_slow},
           {"mdrange-1x256", loops, mat_add::row_launch},
+          {"flat", loops, mat_add::flat_launch},
           {"mdrange-auto", loops, mat_add::kokkos_launch, exp::Output::reused, kokkos_tiles_are_small}});
   return e;
 }

@@ -1,7 +1,7 @@
 // Seed 002: the element-wise maximum of two float32 3-D arrays at 32^3, 128^3 and 256^3:
 // three nested loops on one host thread, and a 3-D MDRangePolicy on every space: the document's
-// 8x8x8 tiles or Kokkos' tiles over the arrays' own index order, or ours, the contiguous index
-// first (nbk/core/mdrange.hpp); on a device once with the data resident
+// 8x8x8 tiles or Kokkos' tiles over the arrays' own index order, or ours: the contiguous index
+// first (nbk/core/mdrange.hpp), or the arrays' spans as one 1-D range (nbk/core/packed.hpp); on a device once with the data resident
 // (the document's cuda.jit kernel) and once with the transfers in every call (its
 // vectorize(target='cuda')). Then the size from which the device wins.
 #include "nbk/experiment/map_spec.hpp"
@@ -41,8 +41,9 @@ exp::Experiment maximum(const exp::Notes& notes) {
   const auto tiled = exp::on_every_space<Maximum>(
       e, {{"mdrange-8x8x8", {}, maximum::document_launch, exp::Output::reused, document_tiles_are_slow},
           {"mdrange-auto", {}, maximum::kokkos_launch},
-          {"mdrange-k-first", {}, maximum::coalesced_launch}});
-  e.sweeps = {{exp::powers_of_two(10, 26, 3), tiled[2], tiled[2]}};
+          {"mdrange-k-first", {}, maximum::coalesced_launch},
+          {"flat", {}, maximum::flat_launch}});
+  e.sweeps = {{exp::powers_of_two(10, 26, 3), tiled[3], tiled[3]}};
   return e;
 }
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "nbk/core/mdrange.hpp"
+#include "nbk/core/packed.hpp"
 
 namespace nbk::maximum {
 
@@ -15,12 +16,14 @@ template <class Memory>
 using Array = Kokkos::View<float***, Kokkos::LayoutRight, Memory>;
 
 // How the 3-D range is launched (nbk/core/mdrange.hpp): the View's own index order with the
-// document's 8x8x8 tiles or Kokkos' tiles, or the contiguous index first, in 1x2x128 tiles on a
-// GPU (a 256-thread block whose warps read 128 contiguous bytes of a row each).
+// document's 8x8x8 tiles or Kokkos' tiles; the contiguous index first, in 1x2x128 tiles on a
+// GPU (a 256-thread block whose warps read 128 contiguous bytes of a row each); or flat, the
+// three arrays' spans as one range, 16-byte packs on a GPU (every array here is contiguous).
 using Launch = nbk::Launch<3>;
 inline constexpr Launch kokkos_launch{};
 inline constexpr Launch document_launch{{8, 8, 8}};  // the document's threads_per_block
 inline constexpr Launch coalesced_launch{{1, 2, 128}, Walk::contiguous_first};
+inline constexpr Launch flat_launch{{}, Walk::flat};
 
 template <class ExecSpace, class A, class C>
 void elementwise_max(const ExecSpace& exec, const A& a, const A& b, const C& c, const Launch& launch) {
@@ -28,6 +31,10 @@ void elementwise_max(const ExecSpace& exec, const A& a, const A& b, const C& c, 
   static_assert(A::rank == 3 && C::rank == 3, "the maximum works on 3-D Views");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
+  if (launch.walk == Walk::flat) {
+    map_each("nbk::maximum", exec, flat(c), flat(a), flat(b), KOKKOS_LAMBDA(float x, float y) { return x < y ? y : x; });
+    return;
+  }
   const std::array<Index, 3> n{Index(c.extent(0)), Index(c.extent(1)), Index(c.extent(2))};
   for_each_index("nbk::maximum", exec, n, launch, KOKKOS_LAMBDA(Index i, Index j, Index k) {
     const float x = a(i, j, k), y = b(i, j, k);
