@@ -164,8 +164,8 @@ int max_team_size(const ExecSpace& exec) {
 }
 
 // partials(r) = sum of team r's slice. Each thread adds its share of the slice in a
-// register (strided on a GPU so that a warp reads consecutive floats; a contiguous chunk on
-// a CPU), stores it in team scratch, and the team halves the scratch array until one value
+// register (strided on a GPU so that a warp reads consecutive 16-byte packs of floats; a
+// contiguous chunk on a CPU), stores it in team scratch, and the team halves the scratch array until one value
 // is left: thread t adds in element t + half while t < width - half (any team size works).
 template <class ExecSpace, class View, class Partials>
 void tree_partials(const ExecSpace& exec, const View& x, const Partials& partials, int team_size) {
@@ -178,7 +178,12 @@ void tree_partials(const ExecSpace& exec, const View& x, const Partials& partial
   const Index n = static_cast<Index>(x.extent(0));
   const int league = static_cast<int>(partials.extent(0));
   if (league == 0) return;
-  const Index slice = (n + league - 1) / league;
+  // On a GPU, 16-byte packs where x allows them (nbk/core/packed.hpp): slices of whole packs,
+  // a warp reading 512 contiguous bytes per step; the last slice's odd floats one at a time.
+  static_assert(pack_width<float> == 4, "a pack holds four floats");
+  const auto p = packs_of<ExecSpace>(x);
+  const Index width = p.extent(0) > 0 ? pack_width<float> : 1;
+  const Index slice = ((n + league - 1) / league + width - 1) / width * width;
   // A plain bool, not `if constexpr` in the lambda: nvcc rejects a lambda whose first use of
   // a captured variable sits inside a constexpr-if.
   const bool strided = is_device_space_v<ExecSpace>;
@@ -193,7 +198,13 @@ void tree_partials(const ExecSpace& exec, const View& x, const Partials& partial
         const Index end = detail::smaller(n, begin + slice);
 
         float mine = 0.0f;
-        if (strided) {
+        if (width > 1) {
+          for (Index c = begin / 4 + t; c < end / 4; c += threads) {
+            const auto v = p(c);
+            mine += (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]);
+          }
+          for (Index i = end / 4 * 4 + t; i < end; i += threads) mine += x(i);
+        } else if (strided) {
           for (Index i = begin + t; i < end; i += threads) mine += x(i);
         } else {
           const Index chunk = (end - begin + threads - 1) / threads;
