@@ -71,7 +71,6 @@ void team_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
 // 128 contiguous bytes of its row per step and reduces by shuffles, with no block-wide barrier
 // per row (the team variant's cost). On a host space a team is one thread of one lane (a host
 // team may not outnumber the pool's threads), so there it is a thread per row.
-
 template <class ExecSpace, class A, class S>
 void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
   detail::check_arguments<ExecSpace, A, S>();
