@@ -11,7 +11,7 @@ value set by mov (Kokkos' lock on a team's scratch, 0 -> 1) is a lock, reported,
 
 A kernel's functions are its .entry and every .func it calls, so a CAS that nvcc did not
 inline is still found. --require-v4 NAME checks the other thing read here: that a kernel reads its
-data 16 bytes at a time (ld.global.v4 or ld.global.nc.v4; nbk/core/packed.hpp); its 16-byte
+data 16 bytes at a time (ld.global[.nc].v4 of 32-bit or .v2 of 64-bit values; nbk/core/packed.hpp); its 16-byte
 stores, where it has any, are listed beside. --require NAME (a part of a demangled kernel name, e.g.
 nbk::counter::atomic_increments) fails the check unless such a kernel exists and adds natively:
 a renamed or vanished kernel cannot pass by being absent.
@@ -34,7 +34,7 @@ INSTRUCTION = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.]*)\s+([^;]*);", re.M)
 CAS = re.compile(r"^atom\..*\bcas\b")
 INTEGER_ADD = re.compile(r"^(?:atom|red)(?:\.\w+)*\.add(?:\.\w+)*\.[us](?:32|64)$")  # 3.4: atom.global.add.u64, 4.6: red.add.global.relaxed.gpu.u64
 ARITHMETIC = re.compile(r"^(?:add|sub|mad|fma)\.")
-VECTOR_ACCESS = re.compile(r"^(?:ld|st)\.global(?:\.\w+)*\.v4\.")
+VECTOR_ACCESS = re.compile(r"^(?:ld|st)\.global(?:\.\w+)*\.(?:v4\.[bsuf]32|v2\.[bsuf]64)$")  # 16 bytes
 
 
 def functions(text):

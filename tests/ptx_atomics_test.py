@@ -3,7 +3,8 @@ atomic_add's CAS loop fails (Kokkos 3.4.01's atom.global.cas.b64 and 4.6.01's in
 atom.cas.relaxed.gpu.b64), the native adds pass (3.4's atom.global.add.u64, 4.6's
 red.add.global.relaxed.gpu.u64), Kokkos' scratch lock (a CAS of constants) passes, and a CAS
 loop in a .func the kernel calls still fails; --require-v4 passes a kernel that loads 16 bytes at
-once (nvcc's ld.global.v4.u32 for nbk/core/packed.hpp) and fails one that does not."""
+once (nvcc's ld.global.v4.u32 or v2.u64 for nbk/core/packed.hpp) and fails one that does not
+(8 bytes: v2.u32)."""
 import os
 import subprocess
 import sys
@@ -175,6 +176,12 @@ class PtxAtomics(unittest.TestCase):
         self.assertEqual(self.check(NATIVE + CAS_LOOP, "--require", "nbk::counter::loop")[0], 1)
 
     def test_sixteen_byte_accesses(self):
+        wide = PACKED.replace("6packed", "4wide").replace("v4.u32", "v2.u64")
+        rc, out = self.check(wide, "--require-v4", "nbk::add_one::wide")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ld.global.v2.u64", out)
+        narrow = PACKED.replace("6packed", "6narrow").replace("v4.u32", "v2.u32")
+        self.assertEqual(self.check(narrow, "--require-v4", "nbk::add_one::narrow")[0], 1)
         rc, out = self.check(PACKED + SCALAR, "--require-v4", "nbk::add_one::packed")
         self.assertEqual(rc, 0, out)
         self.assertIn("ld.global.v4.u32, st.global.v4.u32", out)
