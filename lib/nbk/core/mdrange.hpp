@@ -19,7 +19,7 @@
 // Tiles are given in the View's index order either way; all zeros leave them to Kokkos.
 //  - Walk::flat is no MDRange: Views that are contiguous and share a layout, read element-wise,
 //    are one 1-D range over their span, 16-byte packs a thread on a GPU (nbk/core/packed.hpp).
-//    The kernels that offer it (maximum, mat-add) take it before for_each_index, which refuses it.
+//    map_elements takes it; for_each_index, which has indices to give, refuses it.
 #include <Kokkos_Core.hpp>
 
 #include <array>
@@ -27,6 +27,7 @@
 #include <string>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk {
@@ -38,7 +39,6 @@ struct Launch {
   std::array<std::int64_t, Rank> tiles{};  // in the View's index order; all zeros: Kokkos' choice
   Walk walk = Walk::view_order;
   bool kokkos_tiles() const { return tiles == std::array<std::int64_t, Rank>{}; }
-  friend bool operator==(const Launch& a, const Launch& b) { return a.tiles == b.tiles && a.walk == b.walk; }
 };
 
 template <class ExecSpace, Kokkos::Iterate Order, unsigned Rank>
@@ -55,7 +55,8 @@ template <class ExecSpace>
 MDRange<ExecSpace, Kokkos::Iterate::Left, 2> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 2> n,
                                                                         const Launch<2>& l) {
   using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 2>;
-  return l.kokkos_tiles() || !is_device_space_v<ExecSpace> ? P(exec, {0, 0}, {n[1], n[0]}) : P(exec, {0, 0}, {n[1], n[0]}, {l.tiles[1], l.tiles[0]});
+  return l.kokkos_tiles() || !is_device_space_v<ExecSpace> ? P(exec, {0, 0}, {n[1], n[0]})
+                                                           : P(exec, {0, 0}, {n[1], n[0]}, {l.tiles[1], l.tiles[0]});
 }
 template <class ExecSpace>
 MDRange<ExecSpace, Kokkos::Iterate::Right, 3> view_order_policy(const ExecSpace& exec, std::array<Index, 3> n,
@@ -68,8 +69,9 @@ template <class ExecSpace>
 MDRange<ExecSpace, Kokkos::Iterate::Left, 3> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 3> n,
                                                                         const Launch<3>& l) {
   using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 3>;
-  return l.kokkos_tiles() || !is_device_space_v<ExecSpace> ? P(exec, {0, 0, 0}, {n[2], n[1], n[0]})
-                          : P(exec, {0, 0, 0}, {n[2], n[1], n[0]}, {l.tiles[2], l.tiles[1], l.tiles[0]});
+  return l.kokkos_tiles() || !is_device_space_v<ExecSpace>
+             ? P(exec, {0, 0, 0}, {n[2], n[1], n[0]})
+             : P(exec, {0, 0, 0}, {n[2], n[1], n[0]}, {l.tiles[2], l.tiles[1], l.tiles[0]});
 }
 
 // f(i, j) for every index of an n[0] x n[1] row-major space, launched as `launch` says.
@@ -94,6 +96,34 @@ void for_each_index(const std::string& label, const ExecSpace& exec, std::array<
   else
     Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch),
                          KOKKOS_LAMBDA(Index k, Index j, Index i) { f(i, j, k); });
+}
+
+namespace detail {
+// out(idx) = f(a(idx), b(idx)) at one index of a rank-2 or rank-3 space.
+template <class Out, class In, class F>
+struct ElementMap {
+  Out out;
+  In a, b;
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, Index j) const { out(i, j) = f(a(i, j), b(i, j)); }
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, Index j, Index k) const { out(i, j, k) = f(a(i, j, k), b(i, j, k)); }
+};
+}  // namespace detail
+
+// out = f(a, b) element by element over three row-major Views of one shape, labelled `label`:
+// over their indices as `launch` walks them, or, for Walk::flat, over their spans as one range
+// (map_each: 16-byte packs on a GPU; every View must be contiguous).
+template <class ExecSpace, std::size_t Rank, class Out, class In, class F>
+void map_elements(const std::string& label, const ExecSpace& exec, const Launch<Rank>& launch, const Out& out,
+                  const In& a, const In& b, const F& f) {
+  static_assert(Out::rank == Rank && In::rank == Rank, "the launch's rank is the Views' rank");
+  if (launch.walk == Walk::flat) {
+    map_each(label, exec, flat(out), flat(a), flat(b), f);
+    return;
+  }
+  std::array<Index, Rank> n{};
+  for (std::size_t r = 0; r < Rank; ++r) n[r] = static_cast<Index>(out.extent(r));
+  for_each_index(label, exec, n, launch, detail::ElementMap<Out, In, F>{out, a, b, f});
 }
 
 }  // namespace nbk

@@ -8,7 +8,6 @@
 #include <cstdint>
 
 #include "nbk/core/mdrange.hpp"
-#include "nbk/core/packed.hpp"
 
 namespace nbk::mat_add {
 
@@ -31,12 +30,7 @@ void mat_add(const ExecSpace& exec, const A& a, const A& b, const C& c, const La
   static_assert(A::rank == 2 && C::rank == 2, "MatAdd works on 2-D Views");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
-  if (launch.walk == Walk::flat) {
-    map_each("nbk::mat_add", exec, flat(c), flat(a), flat(b), KOKKOS_LAMBDA(float x, float y) { return x + y; });
-    return;
-  }
-  const std::array<Index, 2> n{Index(c.extent(0)), Index(c.extent(1))};
-  for_each_index("nbk::mat_add", exec, n, launch, KOKKOS_LAMBDA(Index i, Index j) { c(i, j) = a(i, j) + b(i, j); });
+  map_elements("nbk::mat_add", exec, launch, c, a, b, KOKKOS_LAMBDA(float x, float y) { return x + y; });
 }
 
 }  // namespace nbk::mat_add

@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include "nbk/core/mdrange.hpp"
-#include "nbk/core/packed.hpp"
 
 namespace nbk::maximum {
 
@@ -31,15 +30,7 @@ void elementwise_max(const ExecSpace& exec, const A& a, const A& b, const C& c, 
   static_assert(A::rank == 3 && C::rank == 3, "the maximum works on 3-D Views");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
-  if (launch.walk == Walk::flat) {
-    map_each("nbk::maximum", exec, flat(c), flat(a), flat(b), KOKKOS_LAMBDA(float x, float y) { return x < y ? y : x; });
-    return;
-  }
-  const std::array<Index, 3> n{Index(c.extent(0)), Index(c.extent(1)), Index(c.extent(2))};
-  for_each_index("nbk::maximum", exec, n, launch, KOKKOS_LAMBDA(Index i, Index j, Index k) {
-    const float x = a(i, j, k), y = b(i, j, k);
-    c(i, j, k) = x < y ? y : x;
-  });
+  map_elements("nbk::maximum", exec, launch, c, a, b, KOKKOS_LAMBDA(float x, float y) { return x < y ? y : x; });
 }
 
 // The document's maximum_1: three nested loops on one host thread.
