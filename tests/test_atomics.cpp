@@ -99,6 +99,36 @@ TEST(HistogramBins, SlotIsTheBinOrTheSpare) {
   EXPECT_EQ(nbk::histogram::private_copies(4096), 1);
 }
 
+// The team kernels' split: slices of whole 16-byte packs that cover every sample once. On a GPU,
+// 256-thread teams, no more than the GPU holds at once and none with fewer than 8 samples a thread
+// (10^7 samples: the 153 teams of one per 2^16 samples left an H100's SMs an eighth full); on a CPU
+// a team per 2^16 samples.
+TYPED_TEST(Atomics, TeamSplitCoversTheSamplesInWholePacks) {
+  using Policy = nbk::histogram::CountingPolicy<TypeParam>;
+  const TypeParam exec;
+  for (const nbk::Index n : {0, 1, 5, 4097, 65537, 200003, 10000000}) {
+    SCOPED_TRACE(n);
+    const auto s = nbk::histogram::split_samples<TypeParam, Policy>(exec, n);
+    if (n == 0) {
+      EXPECT_EQ(s.league, 0);
+      continue;
+    }
+    ASSERT_GE(s.league, 1);
+    EXPECT_EQ(s.slice % 4, 0);
+    EXPECT_GE(s.league * s.slice, n);             // every sample in a slice
+    EXPECT_LT((s.league - 1) * s.slice, n);       // no team without samples
+    if constexpr (nbk::is_device_space_v<TypeParam>) {
+      EXPECT_EQ(s.team_size, 256);
+      EXPECT_LE(s.league * s.team_size, exec.concurrency());
+      EXPECT_TRUE(s.league == 1 || n >= nbk::Index{s.league} * s.team_size * 8);
+      if (n == 10000000) EXPECT_EQ(s.league, exec.concurrency() / 256);
+    } else {
+      EXPECT_GE(s.team_size, 1);
+      EXPECT_EQ(s.league, (n + 65535) / 65536);
+    }
+  }
+}
+
 template <class Space>
 std::vector<Count> histogram_on(int sharing, const std::vector<float>& samples, const Bins& bins) {
   using Memory = typename Space::memory_space;

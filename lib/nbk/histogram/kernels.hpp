@@ -7,10 +7,13 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::histogram {
@@ -108,32 +111,95 @@ void scatter_histogram(const ExecSpace& exec, const X& x, const Bins& bins, cons
   scatter.contribute_into(exec, histogram);
 }
 
-// Samples per team: enough teams to fill a GPU at the documents' sizes, few enough that the
-// merge (bins atomics per team) stays small next to the samples.
-inline constexpr Index samples_per_team = Index{1} << 16;
+// How a team kernel splits n samples: `league` teams of `team_size` threads, team r counting
+// the slice [r * slice, min(n, (r + 1) * slice)), a whole number of 16-byte packs of floats.
+struct Split {
+  int league = 0;
+  int team_size = 1;
+  Index slice = 0;
+};
+
+// Samples a CPU team takes at a time (its threads take the teams in turn); on a GPU, the fewest
+// a thread should count before its team's histogram is merged.
+inline constexpr Index samples_per_host_team = Index{1} << 16;
+inline constexpr Index min_samples_per_gpu_thread = 8;
+inline constexpr int gpu_team_size = 256;
+
+// On a GPU: teams of 256 threads, as many as the GPU holds at once (its concurrency over 256:
+// 1,056 on an H100, one wave where 8 teams fit an SM, as the kernels' launch bounds ask of the
+// compiler), fewer where a thread would count fewer than 8 samples. A team per 2^16 samples
+// (this code before) gave 10^7 samples 153 teams: one or two on each of an H100's 132 SMs, where
+// 8 fit, so 8 to 16 of the 64 warps an SM holds were there to keep loads in flight.
+// On a CPU: a team per 2^16 samples, of Kokkos' recommended size.
+template <class ExecSpace, class Policy>
+Split split_samples(const ExecSpace& exec, Index n) {
+  Split s;
+  Index league = 0;
+  if constexpr (is_device_space_v<ExecSpace>) {
+    s.team_size = gpu_team_size;
+    const Index at_once = std::max(1, exec.concurrency() / s.team_size);
+    league = n == 0 ? 0 : std::clamp<Index>(n / (s.team_size * min_samples_per_gpu_thread), 1, at_once);
+  } else {
+    s.team_size = std::max(1, Policy(exec, 1, Kokkos::AUTO).team_size_recommended([](const auto&) {},
+                                                                                  Kokkos::ParallelForTag()));
+    league = (n + samples_per_host_team - 1) / samples_per_host_team;
+  }
+  s.league = static_cast<int>(league);
+  constexpr Index width = pack_width<float>;
+  s.slice = league == 0 ? 0 : ((n + league - 1) / league + width - 1) / width * width;
+  return s;
+}
+
+// The team policy of a split on a GPU: 256-thread teams, 8 of them an SM (launch bounds: the
+// compiler keeps a thread to 32 registers so that 8 teams fit).
+template <class ExecSpace>
+using CountingPolicy =
+    std::conditional_t<is_device_space_v<ExecSpace>,
+                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<gpu_team_size, 8>>,
+                       Kokkos::TeamPolicy<ExecSpace>>;
+
+// f(x(i)) for every i of the team's slice of `split`, the team's threads in turn: a thread
+// reads a 16-byte pack of four samples at a time where `packs` (packs_of x) has them, and the
+// samples past the last whole pack one at a time.
+template <class Member, class X, class Packs, class F>
+KOKKOS_INLINE_FUNCTION void for_team_samples(const Member& team, const X& x, const Packs& packs, const Split& split,
+                                             const F& f) {
+  constexpr Index width = pack_width<float>;
+  const auto n = static_cast<Index>(x.extent(0));
+  const Index start = static_cast<Index>(team.league_rank()) * split.slice;
+  const Index first = start < n ? start : n;
+  const Index last = first + split.slice < n ? first + split.slice : n;
+  const Index packed = static_cast<Index>(packs.extent(0)) * width;  // slices start on a pack
+  const Index packed_last = last < packed ? last : packed;
+  if (first < packed_last)
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first / width, packed_last / width), [&](Index c) {
+      const auto v = packs(c);
+      for (int k = 0; k < width; ++k) f(v.at[k]);
+    });
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first > packed_last ? first : packed_last, last),
+                       [&](Index i) { f(x(i)); });
+}
 
 template <class ExecSpace, class X, class H>
 void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
   check_1d_arguments<ExecSpace, X>();
   check_1d_arguments<ExecSpace, H>();
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Policy = CountingPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  const auto n = static_cast<Index>(x.extent(0));
-  const int teams = static_cast<int>((n + samples_per_team - 1) / samples_per_team);
   Kokkos::deep_copy(exec, histogram, Count(0));
-  if (teams == 0) return;
-  const Policy policy =
-      Policy(exec, teams, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(bins.count)));
+  const Split split = split_samples<ExecSpace, Policy>(exec, static_cast<Index>(x.extent(0)));
+  if (split.league == 0) return;
+  const auto packs = packs_of<ExecSpace>(x);
+  const Policy policy = Policy(exec, split.league, split.team_size)
+                            .set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(bins.count)));
   Kokkos::parallel_for(
       "nbk::histogram::team", policy, KOKKOS_LAMBDA(const Member& team) {
         const Local local(team.team_scratch(0), bins.count);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) { local(b) = 0; });
         team.team_barrier();
-        const Index first = team.league_rank() * samples_per_team;
-        const Index last = first + samples_per_team < n ? first + samples_per_team : n;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
-          const int bin = bin_of(x(i), bins);
+        for_team_samples(team, x, packs, split, [&](float v) {
+          const int bin = bin_of(v, bins);
           if (bin >= 0) Kokkos::atomic_add(&local(bin), 1);
         });
         team.team_barrier();
@@ -209,26 +275,24 @@ void private_histogram_host(const ExecSpace& exec, const X& x, const Bins& bins,
 
 template <class ExecSpace, class X, class H>
 void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Policy = CountingPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  const auto n = static_cast<Index>(x.extent(0));
-  const int teams = static_cast<int>((n + samples_per_team - 1) / samples_per_team);
-  if (teams == 0) return;
+  const Split split = split_samples<ExecSpace, Policy>(exec, static_cast<Index>(x.extent(0)));
+  if (split.league == 0) return;
+  const auto packs = packs_of<ExecSpace>(x);
   const int copies = private_copies(bins.count);
   const int size = copies * bins.count;
   const Policy policy =
-      Policy(exec, teams, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
+      Policy(exec, split.league, split.team_size).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
   Kokkos::parallel_for(
       "nbk::histogram::private", policy, KOKKOS_LAMBDA(const Member& team) {
         const Local local(team.team_scratch(0), size);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int s) { local(s) = 0; });
         team.team_barrier();
         const int copy = team.team_rank() % copies;
-        const Index first = team.league_rank() * samples_per_team;
-        const Index last = first + samples_per_team < n ? first + samples_per_team : n;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
-          const int bin = bin_of(x(i), bins);
+        for_team_samples(team, x, packs, split, [&](float v) {
+          const int bin = bin_of(v, bins);
           if (bin >= 0) Kokkos::atomic_add(&local(bin * copies + copy), 1);
         });
         team.team_barrier();
