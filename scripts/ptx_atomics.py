@@ -12,11 +12,13 @@ value set by mov (Kokkos' lock on a team's scratch, 0 -> 1) is a lock, reported,
 A kernel's functions are its .entry and every .func it calls, so a CAS that nvcc did not
 inline is still found. --require-v4 NAME checks the other thing read here: that a kernel reads its
 data 16 bytes at a time (ld.global[.nc].v4 of 32-bit or .v2 of 64-bit values; nbk/core/packed.hpp); its 16-byte
-stores, where it has any, are listed beside. --require NAME (a part of a demangled kernel name, e.g.
+stores, where it has any, are listed beside. --require-in-flight NAME=K asks more of a kernel: K of
+its 16-byte loads issued one after another, before any of them is used or a branch or label
+intervenes, so that a thread has 16 K bytes in flight at once. --require NAME (a part of a demangled kernel name, e.g.
 nbk::counter::atomic_increments) fails the check unless such a kernel exists and adds natively:
 a renamed or vanished kernel cannot pass by being absent.
 
-Usage: scripts/ptx_atomics.py [--require NAME]... [--require-v4 NAME]... PATH...
+Usage: scripts/ptx_atomics.py [--require NAME]... [--require-v4 NAME]... [--require-in-flight NAME=K]... PATH...
        (files, or folders searched for *.ptx)
 Exit: 0 all native, 1 a CAS (or a required kernel missing, without a native add or without
 16-byte accesses), 2 bad input.
@@ -34,6 +36,8 @@ INSTRUCTION = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.]*)\s+([^;]*);", re.M)
 CAS = re.compile(r"^atom\..*\bcas\b")
 INTEGER_ADD = re.compile(r"^(?:atom|red)(?:\.\w+)*\.add(?:\.\w+)*\.[us](?:32|64)$")  # 3.4: atom.global.add.u64, 4.6: red.add.global.relaxed.gpu.u64
 ARITHMETIC = re.compile(r"^(?:add|sub|mad|fma)\.")
+REGISTER = re.compile(r"%\w+")
+STRAIGHT_LINE_ENDS = re.compile(r"^\s*(?:[\w$]+:|.*\b(?:bra|ret|exit|bar|call)\b)")  # a label or a jump
 VECTOR_ACCESS = re.compile(r"^(?:ld|st)\.global(?:\.\w+)*\.(?:v4\.[bsuf]32|v2\.[bsuf]64)$")  # 16 bytes
 
 
@@ -100,9 +104,34 @@ def vector_accesses(body):
     return [op for op, _ in INSTRUCTION.findall(body) if VECTOR_ACCESS.match(op)]
 
 
+def loads_in_flight(body):
+    """The most 16-byte loads of one function issued one after another in straight-line code before
+    any of them is read: what a thread has in flight at once."""
+    best = run = 0
+    pending = set()
+    for line in body.splitlines():
+        if STRAIGHT_LINE_ENDS.match(line):
+            run, pending = 0, set()
+            continue
+        found = INSTRUCTION.match(line)
+        if not found:
+            continue
+        op, operands = found.groups()
+        if op.startswith("ld") and VECTOR_ACCESS.match(op):
+            target, _, address = operands.partition("[")
+            if pending & set(REGISTER.findall(address)):
+                run, pending = 0, set()
+            run += 1
+            pending |= set(REGISTER.findall(target))
+            best = max(best, run)
+        elif pending & set(REGISTER.findall(operands)):
+            run, pending = 0, set()
+    return best
+
+
 def check_file(path):
-    """[(mangled kernel name, CAS loops, CAS locks, native integer adds, 16-byte accesses)] of one
-    PTX file."""
+    """[(mangled kernel name, CAS loops, CAS locks, native integer adds, 16-byte accesses, 16-byte
+    loads in flight)] of one PTX file."""
     with open(path, encoding="utf-8", errors="replace") as f:
         module = functions(f.read())
     kernels = []
@@ -112,7 +141,8 @@ def check_file(path):
         functions_of = reachable(name, module)
         found = [atomics(module[f][1]) for f in functions_of]
         vectors = sum((vector_accesses(module[f][1]) for f in functions_of), [])
-        kernels.append((name, *(sum((a[i] for a in found), []) for i in range(3)), vectors))
+        in_flight = max(loads_in_flight(module[f][1]) for f in functions_of)
+        kernels.append((name, *(sum((a[i] for a in found), []) for i in range(3)), vectors, in_flight))
     return kernels
 
 
@@ -135,7 +165,15 @@ def main():
                         help="a kernel whose demangled name contains NAME must exist and add natively")
     parser.add_argument("--require-v4", action="append", default=[], metavar="NAME",
                         help="a kernel whose demangled name contains NAME must exist and load 16 bytes at once")
+    parser.add_argument("--require-in-flight", action="append", default=[], metavar="NAME=K",
+                        help="a kernel whose demangled name contains NAME must issue K 16-byte loads before using one")
     args = parser.parse_args()
+    for wanted in args.require_in_flight:
+        name, _, count = wanted.rpartition("=")
+        if not name or not count.isdigit() or int(count) < 1:
+            print(f"ptx_atomics: --require-in-flight wants NAME=K with K a positive count, not '{wanted}'",
+                  file=sys.stderr)
+            return 2
     files = list(ptx_files(args.paths))
     if not files:
         print(f"ptx_atomics: no .ptx file under {' '.join(args.paths)} (is this a CUDA build?)", file=sys.stderr)
@@ -143,7 +181,7 @@ def main():
     results = [(path, k) for path in files for k in check_file(path)]
     names = demangle(sorted({k[0] for _, k in results}))
     failed = False
-    for path, (name, loops, _, adds, _) in results:
+    for path, (name, loops, _, adds, _, _) in results:
         if loops:
             failed = True
             print(f"CAS  {os.path.basename(path)}: {names[name]}\n     {len(loops)} add loop(s) on "
@@ -163,6 +201,15 @@ def main():
             print(f"MISSING  '{wanted}': no kernel of that name loads 16 bytes at once (ld.global.v4)")
         else:
             print(f"ok   {wanted}: {len(packed)} kernel(s), {', '.join(sorted({op for k in packed for op in k[4]}))}")
+    for wanted in args.require_in_flight:
+        name, _, count = wanted.rpartition("=")
+        mine = [k for _, k in results if name in names[k[0]]]
+        most = max((k[5] for k in mine), default=0)
+        if most < int(count):
+            failed = True
+            print(f"MISSING  '{name}': {len(mine)} kernel(s), at most {most} 16-byte load(s) in flight, not {count}")
+        else:
+            print(f"ok   {name}: {most} 16-byte loads in flight")
     total = [sum(len(k[i]) for _, k in results) for i in (1, 2, 3)]
     print(f"ptx_atomics: {'FAILED' if failed else 'ok'}: {len(files)} PTX file(s), {len(results)} nbk kernel(s), "
           f"{total[2]} native integer add(s), {total[0]} CAS add loop(s), {total[1]} CAS lock(s) (Kokkos' scratch)")

@@ -134,6 +134,29 @@ SCALAR = """
 	ret;
 }
 """
+# Four 16-byte loads before the first add (a thread has 64 bytes in flight), then the same loads
+# each used before the next is issued, and split by a branch.
+IN_FLIGHT = """
+.visible .entry _ZN3nbk3sum4fourEv(
+	.param .u64 _ZN3nbk3sum4fourEv_param_0
+)
+{
+	ld.param.u64 	%rd1, [_ZN3nbk3sum4fourEv_param_0];
+	ld.global.v4.f32 	{%f1, %f2, %f3, %f4}, [%rd1];
+	add.s64 	%rd2, %rd1, %rd9;
+	ld.global.v4.f32 	{%f5, %f6, %f7, %f8}, [%rd2];
+	add.s64 	%rd3, %rd2, %rd9;
+	ld.global.v4.f32 	{%f9, %f10, %f11, %f12}, [%rd3];
+	add.s64 	%rd4, %rd3, %rd9;
+	ld.global.v4.f32 	{%f13, %f14, %f15, %f16}, [%rd4];
+	add.f32 	%f17, %f1, %f5;
+	ret;
+}
+"""
+IN_TURN = IN_FLIGHT.replace("4four", "7in_turn").replace(
+    "\tadd.s64 \t%rd3", "\tadd.f32 \t%f20, %f1, %f5;\n\tadd.s64 \t%rd3")
+SPLIT = IN_FLIGHT.replace("4four", "5split").replace(
+    "\tadd.s64 \t%rd3", "\t@%p1 bra \t$L__BB0_2;\n$L__BB0_2:\n\tadd.s64 \t%rd3")
 
 
 class PtxAtomics(unittest.TestCase):
@@ -187,6 +210,21 @@ class PtxAtomics(unittest.TestCase):
         self.assertIn("ld.global.v4.u32, st.global.v4.u32", out)
         self.assertEqual(self.check(PACKED + SCALAR, "--require-v4", "nbk::add_one::scalar")[0], 1)
         self.assertEqual(self.check(SCALAR, "--require-v4", "nbk::add_one::packed")[0], 1)
+
+    def test_loads_in_flight(self):
+        rc, out = self.check(IN_FLIGHT + PACKED, "--require-in-flight", "nbk::sum::four=4")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("4 16-byte loads in flight", out)
+        self.assertEqual(self.check(IN_FLIGHT, "--require-in-flight", "nbk::sum::four=5")[0], 1)
+        self.assertEqual(self.check(PACKED, "--require-in-flight", "nbk::add_one::packed=2")[0], 1)
+        rc, out = self.check(IN_TURN, "--require-in-flight", "nbk::sum::in_turn=4")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("at most 2 16-byte load(s) in flight", out)
+        rc, out = self.check(SPLIT, "--require-in-flight", "nbk::sum::split=4")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("at most 2 16-byte load(s) in flight", out)
+        self.assertEqual(self.check(IN_FLIGHT, "--require-in-flight", "nbk::sum::four")[0], 2)
+        self.assertEqual(self.check(IN_FLIGHT, "--require-in-flight", "nbk::sum::four=0")[0], 2)
 
     def test_no_ptx_is_bad_input(self):
         with tempfile.TemporaryDirectory() as folder:

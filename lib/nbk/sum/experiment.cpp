@@ -285,7 +285,7 @@ exp::Variant across_ranks(const char* name, const char* moves) {
 template <class Space>
 void add_variants(std::vector<exp::Variant>& variants) {
   std::vector<Row<Space>> rows = {
-      {"builtin", "parallel_reduce with Kokkos' Sum, float accumulator (16-byte loads on a GPU)", [](Data<Space>& d) { return builtin<Space>(d); },
+      {"builtin", "parallel_reduce with Kokkos' Sum, float accumulator (four 16-byte loads a call on a GPU)", [](Data<Space>& d) { return builtin<Space>(d); },
        kokkos_shape<Space>},
       {"tree-host", "team-scratch halving tree, the partials copied to the host and added there",
        [](Data<Space>& d) { return double(d.tree.finish_on_host(d.x)); }, tree_shape<Space>},
