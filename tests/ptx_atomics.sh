@@ -3,7 +3,7 @@
 # 1. Every nbk kernel's PTX is free of compare-and-swap, and the counter's, the histogram's
 #    and pi's kernels exist with native integer adds (scripts/ptx_atomics.py).
 #    add-one's increment, add's range, the built-in and tree sums, the flat maximum and
-#    mat-add and the histogram's team kernels load 16 bytes at once (nbk/core/packed.hpp), and
+#    mat-add, the histogram's team kernels and row sums' vector lanes load 16 bytes at once (nbk/core/packed.hpp), and
 #    the built-in sum issues four such loads before it adds one (64 bytes in flight a thread).
 # 2. The check can fail: the same script rejects tests/ptx/cas_loop.cpp (a long long
 #    atomic_add), compiled by this build's nvcc and Kokkos.
@@ -13,13 +13,14 @@ build=$1
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 check="$here/../scripts/ptx_atomics.py"
 [[ -d $build/lib/ptx ]] || { echo "ptx_atomics: $build/lib/ptx missing: not a CUDA build?" >&2; exit 2; }
-cmake --build "$build" --target nbk_counter nbk_histogram nbk_pi nbk_add_one nbk_add nbk_sum nbk_maximum nbk_mat_add nbk_ptx_cas_loop >/dev/null
+cmake --build "$build" --target nbk_counter nbk_histogram nbk_pi nbk_add_one nbk_add nbk_sum nbk_maximum nbk_mat_add nbk_row_sum nbk_ptx_cas_loop >/dev/null
 python3 "$check" "$build/lib/ptx" \
   --require nbk::counter::atomic_increments --require nbk::histogram::atomic_histogram \
   --require nbk::histogram::scatter_histogram --require nbk::histogram::team_histogram \
   --require nbk::histogram::private_histogram_device --require nbk::histogram::unchecked_document_histogram \
   --require-v4 nbk::increment --require-v4 nbk::add::range_add --require-v4 nbk::sum::builtin --require-v4 nbk::sum::tree_partials --require-v4 nbk::maximum --require-v4 nbk::mat_add \
   --require-v4 nbk::histogram::team_histogram --require-v4 nbk::histogram::private_histogram_device \
+  --require-v4 nbk::row_sum::vector_row_sums \
   --require-in-flight nbk::sum::builtin=4
 set +e
 out=$(python3 "$check" "$build/tests/ptx/cas_loop")

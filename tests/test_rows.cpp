@@ -84,6 +84,12 @@ TYPED_TEST(Rows, RowSumsOfKnownMatrices) {
     EXPECT_EQ(row_sums_on<TypeParam>(way, 1025, 1, counting), column);
     const std::vector<float> halves(1025, 0.5f);
     EXPECT_EQ(row_sums_on<TypeParam>(way, 1, 1025, halves), std::vector<float>{512.5f});
+    // Rows of whole 16-byte packs (a GPU's vector way reads them a pack a lane): 2 x 1024.
+    std::vector<std::int32_t> two_rows(2048);
+    std::iota(two_rows.begin(), two_rows.end(), 1);
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 2, 1024, two_rows),
+              (std::vector<std::int64_t>{1024 * 1025 / 2, 1024 * 1025 / 2 + 1024 * 1024}));
+    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 4, std::vector<float>(12, 0.25f)), std::vector<float>(3, 1.0f));
     // No rows, and rows of no columns: every row written, with 0.
     EXPECT_TRUE(row_sums_on<TypeParam>(way, 0, 5, std::vector<std::int32_t>{}).empty());
     EXPECT_TRUE(row_sums_on<TypeParam>(way, 0, 0, std::vector<float>{}).empty());
@@ -96,19 +102,22 @@ TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
   constexpr std::int32_t max = std::numeric_limits<std::int32_t>::max(), min = std::numeric_limits<std::int32_t>::min();
   for (const Way way : {Way::team, Way::vector, Way::flat}) {
     SCOPED_TRACE(way_name[int(way)]);
-    // Rows whose sums an int32 would wrap: 1025 x max, 1025 x min, and max, min alternating.
-    std::vector<std::int32_t> extremes(3 * 1025);
-    for (Index j = 0; j < 1025; ++j) {
-      extremes[static_cast<std::size_t>(j)] = max;
-      extremes[static_cast<std::size_t>(1025 + j)] = min;
-      extremes[static_cast<std::size_t>(2050 + j)] = j % 2 ? min : max;
+    // Rows whose sums an int32 would wrap: m x max, m x min, and max, min alternating; m = 1025,
+    // and 1024 (rows of whole 16-byte packs, four int32 a load on a GPU, each widened to int64).
+    for (const Index m : {Index{1025}, Index{1024}}) {
+      std::vector<std::int32_t> extremes(static_cast<std::size_t>(3 * m));
+      for (Index j = 0; j < m; ++j) {
+        extremes[static_cast<std::size_t>(j)] = max;
+        extremes[static_cast<std::size_t>(m + j)] = min;
+        extremes[static_cast<std::size_t>(2 * m + j)] = j % 2 ? min : max;
+      }
+      EXPECT_EQ(row_sums_on<TypeParam>(way, 3, m, extremes),
+                (std::vector<std::int64_t>{m * std::int64_t{max}, m * std::int64_t{min},
+                                           (m + 1) / 2 * std::int64_t{max} + m / 2 * std::int64_t{min}}));
     }
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 1025, extremes),
-              (std::vector<std::int64_t>{1025 * std::int64_t{max}, 1025 * std::int64_t{min},
-                                         513 * std::int64_t{max} + 512 * std::int64_t{min}}));
     // Odd sizes of random int32 against one host thread; more rows than a league's teams.
     std::mt19937 engine(7);
-    for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{17, 33}, {33, 17}, {1048577, 1}}) {
+    for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{17, 33}, {33, 17}, {1048577, 1}, {17, 36}, {9, 4}}) {
       std::vector<std::int32_t> a(static_cast<std::size_t>(rows * columns));
       for (auto& x : a) x = static_cast<std::int32_t>(engine());
       EXPECT_EQ(row_sums_on<TypeParam>(way, rows, columns, a), host_row_sums(rows, columns, a));
@@ -120,7 +129,7 @@ TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
 TYPED_TEST(Rows, Float32RowSumsWithinTheBoundOfAnyOrder) {
   std::mt19937 engine(11);
   std::uniform_real_distribution<float> signed_values(-1.0f, 1.0f);
-  for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{1, 1}, {17, 33}, {5, 4099}, {1001, 2}}) {
+  for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{1, 1}, {17, 33}, {5, 4099}, {1001, 2}, {5, 4096}, {33, 12}}) {
     std::vector<float> a(static_cast<std::size_t>(rows * columns));
     for (auto& x : a) x = signed_values(engine);
     const double u = std::numeric_limits<float>::epsilon() / 2;

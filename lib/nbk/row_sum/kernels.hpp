@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::row_sum {
@@ -66,23 +67,40 @@ void team_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
       });
 }
 
+// The matrix's rows as whole 16-byte packs on a GPU (nbk/core/packed.hpp): a row of p packs is
+// packs [i p, (i + 1) p) of the result. Empty where packs_of gives none, or where a row is not
+// a whole number of packs (so its first element is not 16-byte aligned).
+template <class ExecSpace, class A>
+auto row_packs(const A& a) {
+  using Flat = decltype(flat(a));
+  const bool whole = a.span_is_contiguous() && a.extent(1) % pack_width<typename A::non_const_value_type> == 0;
+  return packs_of<ExecSpace>(whole ? flat(a) : Flat(a.data(), 0));
+}
+
 // A row per thread's vector lanes: on a GPU, teams of 8 threads of 32 lanes (256), each thread
 // summing one row with its lanes (ThreadVectorRange) and a lane-level reduction: a warp reads
-// 128 contiguous bytes of its row per step and reduces by shuffles, with no block-wide barrier
-// per row (the team variant's cost). On a host space a team is one thread of one lane (a host
-// team may not outnumber the pool's threads), so there it is a thread per row.
+// 512 contiguous bytes of its row per step, a 16-byte pack a lane where the rows are whole packs
+// (128 bytes, a float a lane, elsewhere), and reduces by shuffles, with no block-wide barrier
+// per row (the team variant's cost). The lanes' loop is not unrolled (the PTX has one load an
+// iteration), so a pack a lane is what gives a lane 16 bytes in flight. On a host space a team
+// is one thread of one lane (a host team may not outnumber the pool's threads), so there it is
+// a thread per row.
 template <class ExecSpace, class A, class S>
 void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
   detail::check_arguments<ExecSpace, A, S>();
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Value = typename S::non_const_value_type;
+  static_assert(pack_width<typename A::non_const_value_type> == 4, "rows of 4-byte elements");
   const auto rows = static_cast<Index>(a.extent(0)), columns = static_cast<Index>(a.extent(1));
   if (rows == 0) return;
   constexpr int lanes = is_device_space_v<ExecSpace> ? 32 : 1;
   constexpr int rows_per_team = is_device_space_v<ExecSpace> ? 8 : 1;
   const Index teams_needed = (rows + rows_per_team - 1) / rows_per_team;
   const int league = static_cast<int>(teams_needed < max_league ? teams_needed : max_league);
+  const auto packs = row_packs<ExecSpace>(a);
+  const bool packed = packs.extent(0) > 0;
+  const Index packs_per_row = columns / 4;
   Kokkos::parallel_for(
       "nbk::row_sum::vector", Policy(exec, league, rows_per_team, lanes), KOKKOS_LAMBDA(const Member& team) {
         const Index stride = Index{team.league_size()} * rows_per_team;
@@ -90,8 +108,19 @@ void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
           const Index last = first + rows_per_team < rows ? first + rows_per_team : rows;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
             Value total = 0;
-            Kokkos::parallel_reduce(
-                Kokkos::ThreadVectorRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); }, total);
+            if (packed) {
+              Kokkos::parallel_reduce(
+                  Kokkos::ThreadVectorRange(team, packs_per_row),
+                  [&](Index c, Value& partial) {
+                    const auto v = packs(i * packs_per_row + c);
+                    partial += (Value(v.at[0]) + Value(v.at[1])) + (Value(v.at[2]) + Value(v.at[3]));
+                  },
+                  total);
+            } else {
+              Kokkos::parallel_reduce(
+                  Kokkos::ThreadVectorRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); },
+                  total);
+            }
             Kokkos::single(Kokkos::PerThread(team), [&]() { sums(i) = total; });
           });
         }
