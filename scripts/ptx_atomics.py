@@ -168,12 +168,14 @@ def main():
     parser.add_argument("--require-in-flight", action="append", default=[], metavar="NAME=K",
                         help="a kernel whose demangled name contains NAME must issue K 16-byte loads before using one")
     args = parser.parse_args()
+    in_flight_wanted = []  # (NAME, K)
     for wanted in args.require_in_flight:
         name, _, count = wanted.rpartition("=")
         if not name or not count.isdigit() or int(count) < 1:
             print(f"ptx_atomics: --require-in-flight wants NAME=K with K a positive count, not '{wanted}'",
                   file=sys.stderr)
             return 2
+        in_flight_wanted.append((name, int(count)))
     files = list(ptx_files(args.paths))
     if not files:
         print(f"ptx_atomics: no .ptx file under {' '.join(args.paths)} (is this a CUDA build?)", file=sys.stderr)
@@ -201,11 +203,10 @@ def main():
             print(f"MISSING  '{wanted}': no kernel of that name loads 16 bytes at once (ld.global.v4)")
         else:
             print(f"ok   {wanted}: {len(packed)} kernel(s), {', '.join(sorted({op for k in packed for op in k[4]}))}")
-    for wanted in args.require_in_flight:
-        name, _, count = wanted.rpartition("=")
+    for name, count in in_flight_wanted:
         mine = [k for _, k in results if name in names[k[0]]]
         most = max((k[5] for k in mine), default=0)
-        if most < int(count):
+        if most < count:
             failed = True
             print(f"MISSING  '{name}': {len(mine)} kernel(s), at most {most} 16-byte load(s) in flight, not {count}")
         else:

@@ -104,11 +104,10 @@ TEST(HistogramBins, SlotIsTheBinOrTheSpare) {
 // (10^7 samples: the 153 teams of one per 2^16 samples left an H100's SMs an eighth full); on a CPU
 // a team per 2^16 samples.
 TYPED_TEST(Atomics, TeamSplitCoversTheSamplesInWholePacks) {
-  using Policy = nbk::histogram::CountingPolicy<TypeParam>;
   const TypeParam exec;
   for (const nbk::Index n : {0, 1, 5, 4097, 65537, 200003, 10000000}) {
     SCOPED_TRACE(n);
-    const auto s = nbk::histogram::split_samples<TypeParam, Policy>(exec, n);
+    const auto s = nbk::histogram::split_samples(exec, n);
     if (n == 0) {
       EXPECT_EQ(s.league, 0);
       continue;

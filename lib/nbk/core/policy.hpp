@@ -1,9 +1,12 @@
 #pragma once
 // 64-bit index ranges. The documents' arrays have 2^31 elements, one past INT32_MAX, and
-// Kokkos' default index type on CUDA is 32 bits wide: every 1-D kernel here uses these.
+// Kokkos' default index type on CUDA is 32 bits wide: every 1-D kernel here uses these. And the
+// team size a host space recommends, for code that splits its work by it.
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+
+#include "nbk/core/compat.hpp"
 
 namespace nbk {
 
@@ -24,6 +27,17 @@ constexpr void check_1d_arguments() {
 template <class ExecSpace>
 Range<ExecSpace> range(const ExecSpace& exec, Index begin, Index end) {
   return Range<ExecSpace>(exec, begin, end);
+}
+
+// The team size Kokkos recommends on a host space (one thread, or one per hyperthread of a
+// core), at least 1: what Kokkos::AUTO would pick, known before the launch for the code that
+// splits its work by it. (A GPU's recommendation depends on the kernel's functor.)
+template <class ExecSpace>
+int host_team_size(const ExecSpace& exec) {
+  static_assert(!is_device_space_v<ExecSpace>, "on a GPU ask with the kernel's functor");
+  const int recommended =
+      Kokkos::TeamPolicy<ExecSpace>(exec, 1, Kokkos::AUTO).team_size_recommended([](const auto&) {}, Kokkos::ParallelForTag());
+  return recommended > 1 ? recommended : 1;
 }
 
 }  // namespace nbk

@@ -131,7 +131,7 @@ inline constexpr int gpu_team_size = 256;
 // (this code before) gave 10^7 samples 153 teams: one or two on each of an H100's 132 SMs, where
 // 8 fit, so 8 to 16 of the 64 warps an SM holds were there to keep loads in flight.
 // On a CPU: a team per 2^16 samples, of Kokkos' recommended size.
-template <class ExecSpace, class Policy>
+template <class ExecSpace>
 Split split_samples(const ExecSpace& exec, Index n) {
   Split s;
   Index league = 0;
@@ -140,8 +140,7 @@ Split split_samples(const ExecSpace& exec, Index n) {
     const Index at_once = std::max(1, exec.concurrency() / s.team_size);
     league = n == 0 ? 0 : std::clamp<Index>(n / (s.team_size * min_samples_per_gpu_thread), 1, at_once);
   } else {
-    s.team_size = std::max(1, Policy(exec, 1, Kokkos::AUTO).team_size_recommended([](const auto&) {},
-                                                                                  Kokkos::ParallelForTag()));
+    s.team_size = host_team_size(exec);
     league = (n + samples_per_host_team - 1) / samples_per_host_team;
   }
   s.league = static_cast<int>(league);
@@ -188,7 +187,7 @@ void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   Kokkos::deep_copy(exec, histogram, Count(0));
-  const Split split = split_samples<ExecSpace, Policy>(exec, static_cast<Index>(x.extent(0)));
+  const Split split = split_samples(exec, static_cast<Index>(x.extent(0)));
   if (split.league == 0) return;
   const auto packs = packs_of<ExecSpace>(x);
   const Policy policy = Policy(exec, split.league, split.team_size)
@@ -278,7 +277,7 @@ void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bin
   using Policy = CountingPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  const Split split = split_samples<ExecSpace, Policy>(exec, static_cast<Index>(x.extent(0)));
+  const Split split = split_samples(exec, static_cast<Index>(x.extent(0)));
   if (split.league == 0) return;
   const auto packs = packs_of<ExecSpace>(x);
   const int copies = private_copies(bins.count);

@@ -148,9 +148,7 @@ TreeShape default_tree_shape(const ExecSpace& exec, Index n) {
     shape.team_size = 256;
     league = std::min<Index>(Index{1} << 16, (n + shape.team_size - 1) / shape.team_size);
   } else {
-    const int recommended = Kokkos::TeamPolicy<ExecSpace>(exec, 1, Kokkos::AUTO)
-                                .team_size_recommended([](const auto&) {}, Kokkos::ParallelForTag());
-    shape.team_size = std::max(1, recommended);
+    shape.team_size = host_team_size(exec);
     const Index threads = std::max(1, exec.concurrency());
     const Index needed = (n + shape.team_size - 1) / shape.team_size;
     league = std::min<Index>(4 * std::max<Index>(1, threads / shape.team_size), needed);
