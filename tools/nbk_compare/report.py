@@ -15,6 +15,9 @@ import sys
 
 import jinja2
 import markdown
+import markdown.extensions
+import markdown.treeprocessors
+import markupsafe
 
 from . import compare as cmpmod
 from . import record, summary
@@ -38,6 +41,10 @@ TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE,
 # A Markdown table cell: pipes escaped, lines as <br>, never empty.
 TEMPLATES.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", "<br>") or " "
 SECTIONS = TEMPLATES.get_template("sections.md.j2").module
+# The HTML page: every value escaped unless marked safe (the body, whose record strings the
+# Markdown pass has escaped).
+PAGE = jinja2.Environment(loader=TEMPLATES.loader, autoescape=True,
+                          undefined=jinja2.StrictUndefined).get_template("page.html.j2")
 
 
 class Doc:
@@ -79,10 +86,44 @@ class Doc:
         return TEMPLATES.get_template("report.md.j2").render(doc=self)
 
     def html(self, title):
-        text = self.markdown().replace("<details>", '<details markdown="1">')
-        body = markdown.markdown(text, extensions=["tables", "fenced_code", "md_in_html"])
-        body = body.replace("<p><summary>", "<summary>").replace("</summary></p>", "</summary>")
-        return TEMPLATES.get_template("page.html.j2").render(title=title, body=body)
+        return PAGE.render(title=title, body=markupsafe.Markup(self.html_body()))
+
+    def html_body(self):
+        """The blocks as HTML: Markdown without raw HTML (markup from a record stays text), and
+        each folded sub-document as <details> with its summary escaped."""
+        parts, plain = [], Doc()
+        for b in self.blocks + [None]:
+            if b is not None and b["kind"] != "details":
+                plain.blocks.append(b)
+                continue
+            if plain.blocks:
+                parts.append(markdown.markdown(plain.markdown(), extensions=["tables", "fenced_code", _NoRawHtml()])
+                             .replace("&lt;br&gt;", "<br>"))  # table cells' line breaks (the "cell" filter's)
+                plain = Doc()
+            if b is not None:
+                parts.append(f"<details><summary>{markupsafe.escape(b['summary'])}</summary>\n"
+                             f"{b['doc'].html_body()}\n</details>")
+        return "\n".join(parts)
+
+
+class _NoRawHtml(markdown.extensions.Extension):
+    """Markdown that passes no HTML through (it is escaped as text) and links or images only to
+    relative addresses or http(s)."""
+
+    def extendMarkdown(self, md):
+        md.preprocessors.deregister("html_block")
+        md.inlinePatterns.deregister("html")
+        md.treeprocessors.register(_SafeUrls(md), "safe_urls", 0)
+
+
+class _SafeUrls(markdown.treeprocessors.Treeprocessor):
+    def run(self, root):
+        for el in root.iter():
+            for attr in ("href", "src"):
+                url = el.get(attr)
+                if url is not None and re.match(r"\s*[A-Za-z][A-Za-z0-9+.-]*:", url) and \
+                        not re.match(r"\s*https?://", url, re.I):
+                    del el.attrib[attr]
 
 
 # ---------------------------------------------------------------------------------- values

@@ -13,10 +13,17 @@ with-transfers timing (variant+transfers), each with the run's bandwidth referen
 space (the memcpy probe, else the Kokkos copy probe, of the same program and run).
 """
 import collections
+import json
 import os
+import re
 
 from . import record
 from .gbench import BenchFile, InputError, Run, load_json
+
+
+class InvalidRecord(InputError):
+    """A result or run.json whose fields have the wrong types: the tools stop (exit 2), even for a
+    file of a run folder that is otherwise skipped with its reason."""
 
 # Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
 # 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
@@ -121,6 +128,66 @@ def entries_of(run, data):
     return out
 
 
+# ---------------------------------------------------------------------------------- validation
+
+_NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
+# The fields the tools read, and their types (null is allowed wherever a field may be absent).
+_ROW_FIELDS = {"variant": _TEXT, "space": _TEXT, "size": _TEXT + _INT, "elements": _INT, "status": _TEXT,
+               "check": _TEXT, "reason": _TEXT, "judged_on": _TEXT, "with_transfers": (dict,),
+               **dict.fromkeys(("first_s", "best_s", "median_s", "gb_per_s", "fraction_of_memcpy",
+                                "fraction_of_kokkos_copy", "fraction_of_link"), _NUMBER)}
+_CONTEXT_FIELDS = {**dict.fromkeys(("host", "host_name", "label", "name", "preset", "git_revision", "cpu_model",
+                                    "command", "compiler", "kokkos_version", "started_utc", "finished_utc",
+                                    "date_utc", "date", "kokkos_configuration", "default_execution_space"), _TEXT),
+                   "gpus": (list,), "git_dirty": (bool,), "execution_spaces": (list, str),
+                   "kokkos_execution_spaces": (list, str), "threads": _INT}
+
+
+def _check(path, where, value, types):
+    types = types if isinstance(types, tuple) else (types,)
+    if value is not None and (not isinstance(value, types) or isinstance(value, bool) and bool not in types and int in types):
+        raise InvalidRecord(f"{path}: {where}: expected {' or '.join(t.__name__ for t in types)}, "
+                            f"found {type(value).__name__} {json.dumps(value)[:40]}")
+
+
+def check_context(path, context, where=""):
+    """A run.json or a file's "context": the fields the tools read have their types."""
+    _check(path, where or "the file", context, (dict,))
+    for key, types in _CONTEXT_FIELDS.items():
+        _check(path, where + key, context.get(key), types)
+    for i, g in enumerate(context.get("gpus") or []):
+        _check(path, f"{where}gpus[{i}]", g, _TEXT)
+
+
+def check_program(path, data):
+    """A program's JSON: its experiment a name, its rows, probes and sweeps of the types read."""
+    if not re.fullmatch(r"\w+", data["experiment"]):
+        raise InvalidRecord(f"{path}: experiment: not a name (letters, digits, _): {json.dumps(data['experiment'])[:40]}")
+    if data.get("context") is not None:
+        check_context(path, data["context"], "context.")
+    for i, row in enumerate(data.get("results") or []):
+        _check(path, f"results[{i}]", row, (dict,))
+        for key, types in _ROW_FIELDS.items():
+            _check(path, f"results[{i}].{key}", row.get(key), types)
+        for key in ("best_s", "gb_per_s", "fraction_of_link"):
+            _check(path, f"results[{i}].with_transfers.{key}", (row.get("with_transfers") or {}).get(key), _NUMBER)
+    _check(path, "probes", data.get("probes"), (dict,))
+    for space, probe in (data.get("probes") or {}).items():
+        _check(path, f"probes.{space}", probe, (dict,))
+        for key, v in probe.items():
+            _check(path, f"probes.{space}.{key}", v, _NUMBER if key.endswith("_per_s") else object)
+    _check(path, "sweeps", data.get("sweeps"), (list,))
+    for i, sweep in enumerate(data.get("sweeps") or ([data["sweep"]] if data.get("sweep") else [])):
+        _check(path, f"sweeps[{i}]", sweep, (dict,))
+        for key in ("host_space", "device_space", "host_variant", "device_variant", "note"):
+            _check(path, f"sweeps[{i}].{key}", sweep.get(key), _TEXT)
+        _check(path, f"sweeps[{i}].points", sweep.get("points"), (list,))
+        for j, point in enumerate(sweep.get("points") or []):
+            _check(path, f"sweeps[{i}].points[{j}]", point, (dict,))
+            for key, v in point.items():
+                _check(path, f"sweeps[{i}].points[{j}].{key}", v, _NUMBER + _TEXT)
+
+
 # ---------------------------------------------------------------------------------- runs
 
 # Sub-folders of a run read as part of it: results/ (the main job's before run folders) and
@@ -184,6 +251,7 @@ class RunRecord:
         context = record.read_context(path)
         if context is None:
             raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
+        check_context(os.path.join(path, record.RUN_FILE), context)
         self.context = context
         for folder in [path] + [os.path.join(path, name) for name in SUBFOLDERS]:
             for p in _json_files(folder) if os.path.isdir(folder) else []:
@@ -202,11 +270,12 @@ class RunRecord:
             else:
                 raise InputError(f"{path}: {kind}")
         except InputError as e:
-            if strict:
+            if strict or isinstance(e, InvalidRecord):
                 raise
             self.skipped.append((path, str(e).split(": ", 1)[-1]))
 
     def _add_program(self, path, data):
+        check_program(path, data)
         experiment = data["experiment"]
         files = self.references if _is_reference(data) else self.programs
         if experiment in files:
