@@ -86,7 +86,6 @@ def compare_parser():
     p.add_argument("--reference", default=cmpmod.DEFAULT_REFERENCE, metavar="FAMILY",
                    help="experiment/variant whose GB/s, same space and file, is the achievable "
                         "bandwidth (default %(default)s)")
-    p.add_argument("--plots", metavar="DIR", help="also write the PNG plots into DIR (needs matplotlib)")
     _common(p)
     return p
 
@@ -130,16 +129,12 @@ def run_compare(argv, out=sys.stdout):
     labels = args.label or default_labels(args.files)
     files = [open_compare_input(path, label) for path, label in zip(args.files, labels)]
     baseline_given = any(a == "--baseline" or a.startswith("--baseline=") for a in argv)
+    families = {r.family for f in files for r in f.runs.values()}
+    if args.reference != cmpmod.DEFAULT_REFERENCE and args.reference not in families:
+        probes = ", ".join(sorted(f for f in families if f.startswith("probe/"))) or "none"
+        raise cmpmod.UsageError(f"--reference {args.reference}: no such benchmark in the inputs (probes: {probes})")
     cmp = cmpmod.Comparison(files, baseline=args.baseline, alpha=args.alpha, reference=args.reference,
                             baseline_required=baseline_given)
-    if args.plots:
-        from . import plots
-        try:
-            written = plots.write_plots(cmp, args.plots)
-        except plots.PlotsUnavailable as e:
-            raise cmpmod.UsageError(f"--plots: {e}") from None
-        for path, _ in written:
-            print(f"nbk-compare: wrote {path}", file=sys.stderr)
     records = cmpmod.comparison_records(cmp)
     _emit(args, cmpmod.render_comparison_text(cmp), cmpmod.comparison_json(cmp), cmpmod.to_csv(records), out)
     return 0

@@ -565,45 +565,15 @@ def _plots(doc, plots_wanted, write, nothing=None):
         doc.img(os.path.basename(path), title)
 
 
-def bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted=True):
-    files = [(r, b) for r in runs for b in r.bench]
-    if not files:
-        return doc.md("bench", runs, [], None)
-    for (run, b), name in zip(files, default_labels([b.path for _, b in files])):
-        b.label = run.label if sum(1 for r, _ in files if r is run) == 1 else f"{run.label}/{name}"
-    benches = [b for _, b in files]
-    cmp = cmpmod.Comparison(benches, baseline=baseline, alpha=alpha, reference=reference)
-    doc.md("bench", runs, benches, cmp.baseline.label)
-    groups, rows = cmpmod.comparison_table(cmp)
-    headers = groups[0][1] + [f"{label} {sub}" for label, subs in groups[1:] for sub in subs]
-    doc.table(headers, rows, right=range(3, len(headers)))
-    doc.items(cmp.legend())
-    if errs := cmpmod.errors_of(cmp):
-        doc.p("Benchmarks that reported an error instead of a time:")
-        doc.items(f"`{n}`: {m}" for n, m in errs)
-    bandwidth_table(doc.details(f"Bandwidth against {reference}, per benchmark"), cmp, reference)
-    _plots(doc, plots_wanted, lambda plots: plots.write_plots(cmp, out_dir, prefix="bench-"))
-
-
-def bandwidth_table(doc, cmp, reference):
-    rows = []
-    for c in cmp.columns:
-        ref = c.reference
-        for row in cmp.rows:
-            cell = row.cells.get(c.label)
-            if cell is None or cell.gbps is None:
-                continue
-            rows.append([c.label, row.family, row.size_label, format_gbps(cell.gbps),
-                         format_pct(cell.ref_fraction) if cell.ref_fraction is not None
-                         else "link" if cell.run.crosses_link else "-",
-                         f"{ref.family} of {ref.space} {format_size(ref.size)}" if ref else f"no {reference} here"])
-    doc.md("bandwidth", rows, reference, cmpmod.FALLBACK_REFERENCE)
+def bench_section(doc, runs, extra=()):
+    """Google Benchmark output is compared by nbk-compare, not here: the page names the files."""
+    files = [b.path for r in runs for b in r.bench] + [p for p in extra if os.path.isfile(p)]
+    doc.md("bench", runs, files)
 
 
 # ---------------------------------------------------------------------------------- main
 
-def build(runs, out_dir, title, baseline=cmpmod.DEFAULT_BASELINE, reference=cmpmod.DEFAULT_REFERENCE,
-          alpha=cmpmod.DEFAULT_ALPHA, plots_wanted=True, html_too=True):
+def build(runs, out_dir, title, plots_wanted=True, html_too=True, bench=()):
     """Writes index.md (and index.html, PNGs) into out_dir; returns (written paths, summary text)."""
     os.makedirs(out_dir, exist_ok=True)
     lines = summary.summarize(runs)
@@ -618,7 +588,7 @@ def build(runs, out_dir, title, baseline=cmpmod.DEFAULT_BASELINE, reference=cmpm
     _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, found, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
     published_section(doc, runs)
-    bench_section(doc, runs, out_dir, baseline, reference, alpha, plots_wanted)
+    bench_section(doc, runs, bench)
     md = os.path.join(out_dir, "index.md")
     with open(md, "w", encoding="utf-8") as f:
         f.write(doc.markdown())
@@ -642,10 +612,13 @@ speed-up and their share of each run's bandwidth reference.
       GPU runs' rows against the CPU runs' best, crossover sizes, the documents' figures.
       --out defaults to RUN/report for one run and is needed for several.
   nbk-report --preset-dir build/openmp
-      the newest run of build/openmp/runs/ (else build/openmp/results/ and bench.json),
-      writes build/openmp/report/
-  nbk-report --results DIR_OR_FILES... [--bench FILE...] --out DIR
+      the newest run of build/openmp/runs/ (else build/openmp/results/), writes build/openmp/report/
+  nbk-report --results DIR_OR_FILES... --out DIR
       explicit files taken as one run
+
+Without --out the report goes into RUN/report, or build/reports/<RUN's name> for a RUN in the
+repository outside build/ (results/): never into the git tree. Google Benchmark output (bench.json)
+is named in the page, and compared by tools/nbk-compare.
 
 A missing folder, a run with nothing to read, an unreadable run.json, the same run twice or
 an explicitly named file that cannot be read: one line naming it, exit 2. Files of a run
@@ -669,44 +642,48 @@ def _parser():
     p.add_argument("--preset-dir", metavar="DIR", help="build/<preset>: its newest run, writes report/")
     p.add_argument("--results", nargs="+", default=[], metavar="PATH",
                    help="program result JSON files, or directories of them (one run)")
-    p.add_argument("--bench", nargs="+", default=[], metavar="FILE", help="Google Benchmark JSON files (same run)")
     p.add_argument("--out", metavar="DIR", help="output directory")
     p.add_argument("--title", help="page title")
-    p.add_argument("--baseline", default=cmpmod.DEFAULT_BASELINE, metavar="SPACE",
-                   help="baseline space of the benchmark comparison (default %(default)s)")
-    p.add_argument("--reference", default=cmpmod.DEFAULT_REFERENCE, metavar="FAMILY",
-                   help="achievable-bandwidth benchmark family (default %(default)s)")
-    p.add_argument("--alpha", type=float, default=cmpmod.DEFAULT_ALPHA, help="U test significance level")
     p.add_argument("--no-plots", action="store_true", help="tables only")
     p.add_argument("--no-html", action="store_true", help="Markdown only")
     p.add_argument("--quiet", action="store_true", help="do not print the summary")
     return p
 
 
+def default_out(folder):
+    """Where a report goes without --out: FOLDER/report, unless FOLDER lies in the repository
+    outside its build/ (results/, the tests' fixtures): then build/reports/<its name>, so that
+    no report lands in the git tree."""
+    real, repo = os.path.realpath(folder), os.path.realpath(record.REPO)
+    if real.startswith(repo + os.sep) and not real.startswith(os.path.join(repo, "build") + os.sep):
+        return os.path.join(record.REPO, "build", "reports", os.path.basename(real))
+    return os.path.join(folder, "report")
+
+
 def _runs_and_out(p, args):
-    """The RunRecords to report and the output folder, per the three ways of naming them."""
-    explicit = bool(args.results or args.bench)
-    if sum(map(bool, (args.runs, args.preset_dir, explicit))) != 1:
-        p.error("give RUN folders, or --preset-dir, or --results/--bench (one of the three)")
+    """The RunRecords to report, the output folder and other bench.json files, per the three
+    ways of naming them."""
+    if sum(map(bool, (args.runs, args.preset_dir, args.results))) != 1:
+        p.error("give RUN folders, or --preset-dir, or --results (one of the three)")
     if args.runs:
         if len(args.runs) > 1 and not args.out:
             p.error("--out is needed with several runs")
-        out = args.out or os.path.join(args.runs[0] if os.path.isdir(args.runs[0]) else
-                                       os.path.dirname(os.path.abspath(args.runs[0])), "report")
-        return open_runs(args.runs, args.label), out
+        out = args.out or default_out(args.runs[0] if os.path.isdir(args.runs[0]) else
+                                      os.path.dirname(os.path.abspath(args.runs[0])))
+        return open_runs(args.runs, args.label), out, ()
     if args.preset_dir:
         if not os.path.isdir(args.preset_dir):
             raise InputError(f"{args.preset_dir}: no such directory")
-        run = RunRecord(_newest_run(args.preset_dir), allow_empty=True)
+        newest = _newest_run(args.preset_dir)
+        run = RunRecord(newest, allow_empty=True)
         run.label = args.label[0] if args.label else run.label_candidates()[0]
-        return [run], args.out or os.path.join(args.preset_dir, "report")
+        bench = [os.path.join(args.preset_dir, "bench.json")] if newest != args.preset_dir else []
+        return [run], args.out or default_out(args.preset_dir), bench
     if not args.out:
-        p.error("--out is needed with --results/--bench")
-    for b in args.bench:
-        BenchFile(b)  # named explicitly: must be valid
-    run = RunRecord(None, files=args.results + args.bench, allow_empty=True)
+        p.error("--out is needed with --results")
+    run = RunRecord(None, files=args.results, allow_empty=True)
     run.label = args.label[0] if args.label else "results"
-    return [run], args.out
+    return [run], args.out, ()
 
 
 def main(argv):
@@ -714,10 +691,10 @@ def main(argv):
     args = p.parse_args(argv)
     out = args.out
     try:
-        runs, out = _runs_and_out(p, args)
+        runs, out, bench = _runs_and_out(p, args)
         title = args.title or ("Report: " + " vs ".join(r.label for r in runs))
-        written, text = build(runs, out, title, baseline=args.baseline, reference=args.reference,
-                              alpha=args.alpha, plots_wanted=not args.no_plots, html_too=not args.no_html)
+        written, text = build(runs, out, title, plots_wanted=not args.no_plots, html_too=not args.no_html,
+                              bench=bench)
     except InputError as e:
         print(f"nbk-report: error: {e}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ import collections
 import json
 import os
 import re
+import sys
 
 from . import record
 from .gbench import BenchFile, InputError, Run, load_json
@@ -402,6 +403,9 @@ def open_compare_input(path, label=None):
         return run.bench[0]
     if not any(e.time for e in run.entries):
         raise InputError(f"{path}: no result row with a time (best_s) to compare")
+    for b in run.bench:  # said, not compared: the programs' rows and the benchmarks are two inputs
+        print(f"nbk-compare: {b.path}: Google Benchmark output beside the programs' rows, not compared with "
+              f"them (give it as an input of its own)", file=sys.stderr)
     return ResultsFile(run)
 
 

@@ -910,7 +910,7 @@ def run(argv):
     except ImportError as e:
         print(f"{PROG}: NumPy is not available to {sys.executable} ({e}; Debian: apt-get install python3-numpy): "
               "no reference run, nothing written", file=sys.stderr)
-        return 0
+        return 2
     prepare_out(args.out)
     context = run_context(np, args.threads_value, imported_before)
     print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "

@@ -47,9 +47,9 @@ class BadInput(unittest.TestCase):
             self.check([empty], empty, "empty file")
             self.check([tmp], tmp, "directory")
 
-    def test_report_with_a_bad_explicit_bench_file(self):
+    def test_report_with_a_bad_explicit_file(self):
         with tempfile.TemporaryDirectory() as tmp:
-            rc, out, err = run_tool("nbk-report", "--bench", fixture("truncated.json"), "--out", tmp)
+            rc, out, err = run_tool("nbk-report", "--results", fixture("truncated.json"), "--out", tmp)
             self.assertEqual(rc, 2)
             self.assertEqual(len(err.strip().splitlines()), 1)
             self.assertIn("truncated.json", err)

@@ -201,7 +201,8 @@ class BadInput(unittest.TestCase):
 
 
 class WithoutNumpy(unittest.TestCase):
-    """A NumPy that fails to import (a stand-in package first on the path): one line, exit 0, nothing written."""
+    """A NumPy that fails to import (a stand-in package first on the path): one line, exit 2, nothing written;
+    --list needs no NumPy."""
 
     def test_skips_with_a_note(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -212,9 +213,10 @@ class WithoutNumpy(unittest.TestCase):
             env = dict(os.environ, PYTHONPATH=tmp)
             proc = subprocess.run([sys.executable, os.path.join(TOOLS, "nbk-numpy"), "--out", out_dir],
                                   capture_output=True, text=True, timeout=60, env=env)
-            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
             self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
             self.assertIn("NumPy is not available", proc.stderr)
+            self.assertIn("python3-numpy", proc.stderr)
             self.assertFalse(os.path.exists(out_dir))
             listing = subprocess.run([sys.executable, os.path.join(TOOLS, "nbk-numpy"), "--list"],
                                      capture_output=True, text=True, timeout=60, env=env)

@@ -31,7 +31,7 @@ JSON
 """
 
 
-# A stand-in for tools/nbk-numpy (NBK_NUMPY): as STUB_NUMPY says, NumPy absent (one line, exit 0,
+# A stand-in for tools/nbk-numpy (NBK_NUMPY): as STUB_NUMPY says, NumPy absent (one line, exit 2,
 # nothing written), a failed check (files written, exit 1), a crash (exit 3), or rows of add_one
 # and sum that pair with FAKE_PROGRAM's (variant v, size 1024) and take twice its time.
 STUB_NUMPY = """import json, os, sys
@@ -41,7 +41,7 @@ assert args[:2] == ["--threads", "1"], args
 out = args[args.index("--out") + 1]
 if mode == "absent":
     sys.exit(print("nbk-numpy: NumPy is not available (stand-in): no reference run, nothing written",
-                   file=sys.stderr))
+                   file=sys.stderr) or 2)
 if mode == "crash":
     sys.exit(print("Traceback (most recent call last): MemoryError (stand-in)", file=sys.stderr) or 3)
 os.makedirs(out)
@@ -155,7 +155,7 @@ class MainJob(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(run, "numpy")))
             log = read(os.path.join(run, "run.log"))
             self.assertEqual(len([ln for ln in log.splitlines() if "NumPy" in ln and "nbk-numpy" in ln]), 2, log)
-            self.assertNotIn("NumPy reference exited", log)
+            self.assertIn("NumPy reference exited with 2 (its output is above): not counted against the run", log)
             self.assertEqual(record.read_context(run)["numpy"]["ran"], False)
             self.assertNotIn("NumPy (", proc.stdout)
 
