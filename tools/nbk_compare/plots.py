@@ -1,23 +1,16 @@
-"""PNG plots of a Comparison with matplotlib's Agg backend (no display, no pyplot state).
-
-speedup.png      speed-up of every workload against the baseline column, one bar per column
-bandwidth.png    GB/s of every benchmark, one panel per column, with the reference (probe/memcpy
-                 of the same space and file) drawn as a line and each bar's % of it
-sweep-<exp>.png  time against size on log-log axes, one curve per variant+column, for every
-                 experiment with several sizes of one variant (the crossover sweeps)
-(speedup and bandwidth are paged, speedup-2.png, ..., so that no figure is taller than
-MAX_HEIGHT_PX), and for nbk-report's runs, small multiples (a panel per workload):
+"""nbk-report's PNG plots, with matplotlib's Agg backend (no display, no pyplot state): small
+multiples (a panel per workload), paged (times-2.png, ...) so that no figure is taller than
+MAX_HEIGHT_PX:
 times.png        best time against elements per CPU run and GPU run, the crossover marked
 bandwidth.png    GB/s of each space's best row against that run's reference
 sweeps.png       each size sweep of every run, and the crossovers
 """
 import math
 import os
-import re
 import struct
 import sys
 
-from .compare import format_gbps, format_pct, format_ratio
+from .compare import format_gbps, format_pct
 from .gbench import format_size
 
 
@@ -65,146 +58,6 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
-def _row_label(row):
-    return f"{row.family}  {row.size_label}".strip()
-
-
-def plot_speedup(cmp, path, rows=None):
-    """Horizontal grouped bars, log scale: baseline time / time for each non-baseline column
-    (of `rows`, default all)."""
-    Figure, Canvas, ticker = _matplotlib()
-    def speedup(r, c):
-        return r.cells.get(c.label) and r.cells[c.label].speedup
-
-    others = [c for c in cmp.columns if c is not cmp.baseline]
-    rows = [r for r in (cmp.rows if rows is None else rows) if any(speedup(r, c) for c in others)]
-    if not rows:
-        return None
-    used = [c for c in others if any(speedup(r, c) for r in rows)]
-    height = 0.8 / len(used)
-    fig = Figure(figsize=(10, 1.6 + 0.32 * len(rows) * max(1, len(used) * 0.7)))
-    ax = fig.add_subplot()
-    cells = [(k, c, i, r.cells[c.label]) for k, c in enumerate(used) for i, r in enumerate(rows) if speedup(r, c)]
-    values = [cell.speedup for *_, cell in cells]
-    tested = any(cell.significant is not None for *_, cell in cells)
-    for k, c in enumerate(used):
-        mine = [(i - 0.4 + height * (k + 0.5), cell) for kk, _, i, cell in cells if kk == k]
-        # Bars start at 1x, so a slowdown points left and a speed-up right (on a log axis a
-        # bar from the axis edge would make 0.5x look like a gain).
-        ax.barh([y for y, _ in mine], [cell.speedup - 1.0 for _, cell in mine], left=1.0, height=height * 0.9,
-                color=f"C{cmp.columns.index(c) % 10}", label=c.label)
-        for y, cell in mine:
-            x, mark = cell.speedup, "" if cell.significant is None else "*" if cell.significant else "?"
-            ax.annotate(format_ratio(x) + mark, (x, y), xytext=(3 if x >= 1 else -3, 0), textcoords="offset points",
-                        va="center", ha="left" if x >= 1 else "right", fontsize=7)
-    ax.set_xscale("log")
-    lo, hi = min(values + [1.0]), max(values + [1.0])
-    left = lo / 4 if lo < 1 else 0.7  # room for labels left of slowdowns, if any
-    ax.set_xlim(left, hi * 4)
-    ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_yticks(range(len(rows)), [_row_label(r) for r in rows], fontsize=8)
-    ax.invert_yaxis()
-    decades = math.log10(hi * 4) - math.log10(left)
-    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3 else (1.0,)))
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
-    note = "; * significant, ? not (U test)" if tested else ""
-    ax.set_xlabel(f"speed-up: {cmp.baseline.label} time / time (log scale; right of 1x = faster){note}")
-    ax.set_title(f"Speed-up against {cmp.baseline.label}")
-    ax.grid(axis="x", which="major", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="space")
-    return _save(fig, Canvas, path)
-
-
-def _ref_label(ref, column):
-    where = f" of {ref.space}" if ref.space != column.space else ""
-    return f"{ref.family}{where} {format_size(ref.size)}"
-
-
-def plot_bandwidth(cmp, path, rows=None):
-    """One panel per column: GB/s bars (of `rows`, default all), the reference as a dashed
-    line, % of it per bar."""
-    Figure, Canvas, _ = _matplotlib()
-    panels = []
-    for c in cmp.columns:
-        cells = [(r, r.cells[c.label]) for r in (cmp.rows if rows is None else rows) if c.label in r.cells and r.cells[c.label].gbps]
-        if cells:
-            panels.append((c, cells))
-    if not panels:
-        return None
-    heights = [max(len(cells), 3) + 1.5 for _, cells in panels]
-    fig = Figure(figsize=(10, 0.28 * sum(heights) + 0.8 * len(panels)), layout="constrained")
-    axes = fig.subplots(len(panels), 1, squeeze=False, gridspec_kw={"height_ratios": heights})[:, 0]
-    for ax, (c, cells) in zip(axes, panels):
-        color = f"C{cmp.columns.index(c) % 10}"
-        ref = c.reference
-        xs = [cell.gbps for _, cell in cells]
-        colors = [("#444444" if ref is not None and cell.run is ref else color) for _, cell in cells]
-        ax.barh(range(len(cells)), xs, color=colors, height=0.7)
-        for i, (_, cell) in enumerate(cells):
-            frac = cell.ref_fraction
-            text = f"{format_gbps(cell.gbps)} GB/s" + (f"  ({format_pct(frac)})" if frac is not None else
-                                                       "  (host<->device copies timed: bound by the link)"
-                                                       if cell.run.crosses_link else "")
-            ax.annotate(text, (cell.gbps, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7,
-                        zorder=5, bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5, "alpha": 0.85})
-        top = max(xs)
-        if ref is not None:
-            ax.axvline(ref.gbps, color="#444444", linestyle="--", linewidth=1)
-            top = max(top, ref.gbps)
-        ax.set_xlim(0, top * 1.3)
-        ax.set_yticks(range(len(cells)), [_row_label(r) for r, _ in cells], fontsize=8)
-        pad = (max(len(cells), 3) - len(cells)) / 2  # a lone bar stays thin, centred
-        ax.set_ylim(len(cells) - 0.5 + pad, -0.5 - pad)  # first row at the top
-        ref_text = (f"dashed = {_ref_label(ref, c)}, {format_gbps(ref.gbps)} GB/s = 100%"
-                    if ref is not None else f"no {cmp.reference} in this space: no %")
-        ax.set_title(f"{c.label}: GB/s ({ref_text})", fontsize=9, loc="left")
-        ax.grid(axis="x", alpha=0.3)
-    axes[-1].set_xlabel("GB/s (10^9 bytes/s, from each kernel's minimum traffic)")
-    fig.suptitle("Bandwidth per kernel and % of the achievable reference", fontsize=11)
-    return _save(fig, Canvas, path)
-
-
-def sweep_experiments(cmp):
-    """Experiments where one variant was measured at two or more numeric sizes in one column
-    (a curve, not a lone point)."""
-    def sizes(row, c):
-        return {r.size for r in cmp.rows if (r.experiment, r.variant) == (row.experiment, row.variant)
-                and re.fullmatch(r"\d+", r.size or "") and c.label in r.cells and r.cells[c.label].time}
-    return list(dict.fromkeys(row.experiment for row in cmp.rows if any(len(sizes(row, c)) >= 2 for c in cmp.columns)))
-
-
-def plot_sweep(cmp, experiment, path):
-    """Time against size, log-log: colour per variant, line style and marker per column."""
-    Figure, Canvas, ticker = _matplotlib()
-    rows = [r for r in cmp.rows if r.experiment == experiment and re.fullmatch(r"\d+", r.size or "")]
-    variants = list(dict.fromkeys(r.variant for r in rows))
-    fig = Figure(figsize=(9, 5.5))
-    ax = fig.add_subplot()
-    curves = 0
-    for vi, variant in enumerate(variants):
-        for ci, c in enumerate(cmp.columns):
-            points = sorted((int(r.size), r.cells[c.label].time) for r in rows
-                            if r.variant == variant and c.label in r.cells and r.cells[c.label].time)
-            if not points:
-                continue
-            xs, ys = zip(*points)
-            label = f"{variant} / {c.label}" if variant else c.label
-            ax.plot(xs, ys, color=f"C{vi % 10}", linestyle=_STYLES[ci % len(_STYLES)],
-                    marker=_MARKERS[ci % len(_MARKERS)], label=label)
-            curves += 1
-    if not curves:
-        return None
-    times = [y for line in ax.get_lines() for y in line.get_ydata()]
-    _style_time_axes(ax, ticker)
-    ax.set_ylim(10 ** math.floor(math.log10(min(times))), 10 ** math.ceil(math.log10(max(times))))
-    ax.set(xlabel="size (benchmark argument: elements)", ylabel="median time per iteration (log scale)",
-           title=f"{experiment}: time against size (log-log)")
-    ax.grid(which="minor", alpha=0.1)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="variant / space")
-    return _save(fig, Canvas, path)
-
-
 def _style_time_axes(ax, ticker, title=None):
     """Log-log, powers of two along x, times along y; a small panel's title when given."""
     ax.set_xscale("log", base=2)
@@ -222,47 +75,6 @@ def _time_tick(seconds, _):
         if seconds >= scale * 0.999 or unit == "ns":
             return f"{seconds / scale:g} {unit}"
     return ""
-
-
-BARS_PER_PAGE = 36  # bars a figure holds and stays under MAX_HEIGHT_PX at a readable size
-
-
-def _pages(rows, limit):
-    """Rows in pages of at most `limit`, an experiment's rows kept together when they fit."""
-    pages, page = [], []
-    for experiment in dict.fromkeys(r.experiment for r in rows):
-        mine = [r for r in rows if r.experiment == experiment]
-        while mine:
-            if page and len(page) + min(len(mine), limit) > limit:
-                pages.append(page)
-                page = []
-            take = limit - len(page)
-            page, mine = page + mine[:take], mine[take:]
-    return pages + ([page] if page else [])
-
-
-def write_plots(cmp, out_dir, prefix=""):
-    """Every plot that has data, file names starting with `prefix`; returns [(path, title)]
-    of the files written."""
-    _matplotlib()
-    os.makedirs(out_dir, exist_ok=True)
-    written = []
-    bars = len(cmp.columns)  # bars a row may have, across the bandwidth panels or speed-up groups
-    for name, title, fn in (("speedup", f"Speed-up against {cmp.baseline.label}", plot_speedup),
-                            ("bandwidth", "Bandwidth per kernel and % of the reference", plot_bandwidth)):
-        pages = _pages(cmp.rows, max(4, int(BARS_PER_PAGE / bars)))
-        for i, rows in enumerate(pages):
-            part = f" ({i + 1} of {len(pages)}: {', '.join(dict.fromkeys(r.experiment for r in rows))})" \
-                if len(pages) > 1 else ""
-            p = fn(cmp, os.path.join(out_dir, f"{prefix}{name}{'' if i == 0 else f'-{i + 1}'}.png"), rows)
-            if p:
-                written.append((p, title + part))
-    for exp in sweep_experiments(cmp):
-        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", exp)
-        p = plot_sweep(cmp, exp, os.path.join(out_dir, f"{prefix}sweep-{safe}.png"))
-        if p:
-            written.append((p, f"{exp}: time against size"))
-    return written
 
 
 # ---------------------------------------------------------------------------------- runs

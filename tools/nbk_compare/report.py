@@ -2,9 +2,8 @@
 
 Sections: the summary (per workload the best CPU and GPU timings and their speed-up); the
 machine and build of each run; the crossover sizes; plots; every experiment's table with a
-column per space@run (any experiment, rendered from whatever keys it has), each run's rows
-folded below it; the documents' published figures beside ours; the Google Benchmark
-comparison. Any of them may be missing: the page says so instead of failing.
+column per space@run; the documents' published figures beside ours; the names of the Google
+Benchmark files (nbk-compare compares them). Any of them may be missing: the page says so.
 """
 import argparse
 import datetime
@@ -19,10 +18,9 @@ import markdown.extensions
 import markdown.treeprocessors
 import markupsafe
 
-from . import compare as cmpmod
 from . import record, summary
 from .compare import format_gbps, format_pct, format_ratio, format_time
-from .gbench import BenchFile, InputError, default_labels, format_size, size_sort_key
+from .gbench import InputError, format_size, size_sort_key
 from nbk_numpy.reference import blas_text
 from .runs import RunRecord, experiment_order, on_device, open_runs
 from .summary import NOT_COMPARABLE
@@ -126,172 +124,7 @@ class _SafeUrls(markdown.treeprocessors.Treeprocessor):
                     del el.attrib[attr]
 
 
-# ---------------------------------------------------------------------------------- values
-
-def format_value(key, value):
-    """Generic rendering of one JSON value: seconds by key suffix, GB/s and floats compact."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        k = key.lower()
-        if "gb_per_s" in k or k.endswith("gbps"):
-            return format_gbps(value)
-        if k.endswith("_s") and not k.endswith("_per_s"):
-            return format_time(value)
-        if k == "speedup":
-            return f"{value:.2f}x"
-        if "error" in k and value != 0:
-            return f"{value:.2e}"
-        return f"{value:.10g}"
-    if isinstance(value, int) and key.lower().endswith("_bytes") and value >= 1 << 20:
-        return f"{value} ({_bytes(value)})"
-    if isinstance(value, list):
-        if all(not isinstance(v, (dict, list)) for v in value):
-            return ", ".join(format_value(key, v) for v in value)
-        return json.dumps(value)
-    if isinstance(value, dict):
-        return json.dumps(value)
-    return str(value)
-
-
-def _bytes(n):
-    return next((f"{n / scale:.1f} {unit}" for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
-                 if n >= scale), f"{n} B")
-
-
-def _is_scalar(v):
-    return not isinstance(v, (dict, list)) or (isinstance(v, list) and all(not isinstance(x, (dict, list)) for x in v))
-
-
-def _table_of_records(records):
-    """Rows of dicts -> (headers, rows); identity keys first, the rest in order of appearance;
-    nested objects left out (returned separately)."""
-    keys = list(dict.fromkeys(k for r in records for k, v in r.items() if _is_scalar(v)))
-    keys = [k for k in ID_KEYS if k in keys] + [k for k in keys if k not in ID_KEYS]
-    rows = [[format_value(k, r.get(k)) if k in r else "-" for k in keys] for r in records]
-    return keys, rows
-
-
-def render_object(doc, obj, level, path="", fold=True):
-    """Any JSON object: scalars as a key/value table, objects of objects (probes) as one
-    table, lists of objects (results) as one table, other nesting recursively. Long flat
-    tables are folded into <details> unless `fold` is false (already inside one)."""
-    texts = [(k, v) for k, v in obj.items() if isinstance(v, str) and "\n" in v.strip()]
-    scalars = [(k, v) for k, v in obj.items() if _is_scalar(v) and (k, v) not in texts]
-    if scalars:
-        where = doc.details(f"{path or 'values'} ({len(scalars)} entries)") \
-            if fold and len(scalars) > MAX_INLINE_ENTRIES else doc
-        where.table(["key", "value"], [[k, format_value(k, v)] for k, v in scalars])
-    for k, v in texts:  # multi-line text (Kokkos' configuration): folded, preformatted
-        doc.details(f"{path}.{k}" if path else k, pre=v)
-    for k, v in obj.items():
-        if _is_scalar(v):
-            continue
-        where = f"{path}.{k}" if path else k
-        if isinstance(v, list):
-            records = [x for x in v if isinstance(x, dict)]
-            doc.h(level, f"{where} ({len(v)} entries)" if len(v) != 1 else where)
-            if records:
-                doc.table(*_table_of_records(records))
-                for i, r in enumerate(records):
-                    for nk, nv in r.items():
-                        if isinstance(nv, dict) and nv:
-                            render_object(doc.details(f"{where}[{i}].{nk} ({len(nv)} entries)"), nv, level + 1,
-                                          f"{where}[{i}].{nk}", fold=False)
-            others = [x for x in v if not isinstance(x, dict)]
-            if others:
-                doc.p(f"`{json.dumps(others)[:500]}`")
-        elif isinstance(v, dict):
-            doc.h(level, where)
-            if v and all(isinstance(x, dict) and all(_is_scalar(y) for y in x.values()) for x in v.values()):
-                keys = list(dict.fromkeys(kk for x in v.values() for kk in x))
-                doc.table([""] + keys, [[name] + [format_value(kk, x.get(kk)) for kk in keys] for name, x in v.items()])
-            else:
-                render_object(doc, v, level + 1, where)
-
-
-# Result keys the summary table shows in its own columns; any other scalar key (a sum's
-# result and digits, ...) gets a column of its own after them.
-_RESULT_COLUMNS = [("variant", "variant"), ("space", "space"), ("size", "size"), ("first_s", "first call"),
-                   ("best_s", "best"), ("median_s", "median"), ("gb_per_s", "GB/s"),
-                   ("fraction_of_memcpy", "% memcpy"), ("fraction_of_kokkos_copy", "% Kokkos copy")]
-_RESULT_HIDDEN = {"reason", "bytes_per_call", "elements", "repetitions", "moves", "document", "first_call_includes",
-                  "check", "status", "flops_per_call", "shape", "accumulator", "reproducible", "tolerance",
-                  "mismatches", "calls"}
-
-
-def _is_experiment_run(data):
-    rows = data.get("results")
-    return isinstance(rows, list) and bool(rows) and all(isinstance(r, dict) and "variant" in r for r in rows)
-
-
-def experiment_tables(doc, data):
-    """A program run of the experiment model: its statement, probes, every result row and its sweeps."""
-    facts = [f"{k}: {data[k]}" for k in ("title", "document", "repetitions", "seed") if k in data]
-    doc.p("; ".join(facts) + ".")
-    if problems := [p for p in data.get("problems", []) if isinstance(p, dict)]:
-        doc.table(*_table_of_records(problems))
-    probes = data.get("probes")
-    if isinstance(probes, dict) and probes:
-        gflops = [f"fma_{t}_gflop_per_s" for t in ("f32", "f64")]  # none in records from before the FMA probe
-        rows = [[space] + [format_value("gb_per_s", p.get(f"{k}_gb_per_s")) for k in ("memcpy", "copy", "triad")]
-                + [str(p.get("memcpy", "-"))] + [f"{p[k]:.1f}" if isinstance(p.get(k), (int, float)) else "-"
-                                                 for k in gflops] + [format_value("verified", p.get("verified"))]
-                for space, p in probes.items() if isinstance(p, dict)]
-        doc.table(["space", "memcpy GB/s", "Kokkos copy GB/s", "triad GB/s", "memcpy is", "FMA f32 GFLOP/s",
-                   "FMA f64 GFLOP/s", "probes verified"], rows, right=[1, 2, 3, 5, 6])
-    results = data["results"]
-    named = dict(_RESULT_COLUMNS)
-    extra = list(dict.fromkeys(k for r in results for k, v in r.items()
-                               if k not in _RESULT_HIDDEN and k not in named and _is_scalar(v)))
-    transfers = any(isinstance(r.get("with_transfers"), dict) for r in results)
-
-    def cell(k, v):
-        return format_pct(v) if k.startswith("fraction_of") and isinstance(v, (int, float)) \
-            else format_value(k, v)
-
-    rows = []
-    for r in results:
-        t = r.get("with_transfers") if isinstance(r.get("with_transfers"), dict) else {}
-        rows.append([cell(k, r.get(k)) for k in named]
-                    + ([format_value("best_s", t.get("best_s")), format_value("gb_per_s", t.get("gb_per_s")),
-                        cell("fraction_of_link", t.get("fraction_of_link"))] if transfers else [])
-                    + [cell(k, r.get(k)) for k in extra]
-                    + [str(r.get("check") or (f"skipped: {r['reason']}" if r.get("reason") else r.get("status", "-")))])
-    headers = list(named.values()) + (["with transfers (best)", "GB/s with transfers", "% of the link"]
-                                      if transfers else []) + extra + ["check"]
-    doc.table(headers, rows, right=range(3, len(headers) - 1))
-    failed = [f"{r.get('variant')} on {r.get('space')} at {r.get('size')}" for r in results
-              if r.get("status") not in (None, "verified", "skipped")]
-    if failed:
-        doc.p("**Not verified:** " + ", ".join(failed) + ".")
-    for sweep in summary.sweeps_of(data):
-        sweep_tables(doc, sweep)
-
-
-def sweep_tables(doc, sweep):
-    host, device = sweep.get("host_space") or "host", sweep.get("device_space") or "device"
-    if sweep.get("host_variant"):
-        host, device = f"{sweep['host_variant']} on {host}", f"{sweep.get('device_variant')} on {device}"
-
-    def wins(key, how):
-        at = sweep.get(key)
-        return f"{device} is faster from {at.get('size')} ({at.get('elements')} elements) {how}" \
-            if isinstance(at, dict) else f"{host} is faster at the largest size {how}"
-
-    said = [wins("device_wins_from_resident", "with data resident"),
-            wins("device_wins_from_with_transfers", "with transfers in every call")] \
-        if sweep.get("device_space") else [str(sweep.get("note") or "no device in this build")]
-    doc.p(f"**Crossover sweep**, {host} against {device}: " + "; ".join(said) + ".")
-    rows = [[p.get("size", "-"), str(p.get("elements", "-")), format_value("host_s", p.get("host_s")),
-             format_value("device_s", p.get("device_resident_s")),
-             format_value("device_s", p.get("device_with_transfers_s"))]
-            for p in sweep["points"] if isinstance(p, dict)]
-    doc.table(["size", "elements", f"{host} (best)", f"{device} resident", f"{device} with transfers"], rows,
-              right=[1, 2, 3, 4])
-
+# ---------------------------------------------------------------------------------- published
 
 def _lookup(programs, spec):
     """A value from the programs' JSON per a published.json 'ours' entry, or None."""
@@ -335,9 +168,12 @@ def published_section(doc, runs, published_path=PUBLISHED):
 
 
 def _figure_text(fig, value):
-    if fig.get("unit") != "s" or value is None:
-        return "-" if value is None else format_value("", value)
-    return format_time(value) if isinstance(value, (int, float)) else "-"
+    if value is None or fig.get("unit") == "s" and not isinstance(value, (int, float)):
+        return "-"
+    if fig.get("unit") == "s":
+        return format_time(value)
+    return ("yes" if value else "no") if isinstance(value, bool) else f"{value:.10g}" \
+        if isinstance(value, float) else str(value)
 
 
 def _ratio_text(fig, ours):
@@ -536,15 +372,6 @@ def experiments_section(doc, runs):
             experiment_comparison(doc, runs, experiment)
         if notes := workload_notes(experiment):
             doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", pre=notes)
-        for run, (path, data) in [(r, f) for r in runs for f in r.files_of(experiment)]:
-            sub = doc.details(f"{experiment}@{run.label}: every row, probes, sweeps ({os.path.basename(path)})")
-            body = {k: v for k, v in data.items() if k not in ("context", "experiment")}
-            if _is_experiment_run(data):
-                experiment_tables(sub, data)
-            elif body:
-                render_object(sub, body, 4)
-            else:
-                sub.p("(no results in this file)")
 
 
 # ---------------------------------------------------------------------------------- plots

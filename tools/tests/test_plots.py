@@ -1,54 +1,51 @@
-"""The plotting step makes non-empty PNG images from a fixture (and degrades without matplotlib)."""
+"""The report's plots: PNG images from the fixture runs, and a page without them (one sentence)
+where matplotlib does not import."""
 import os
-import struct
+import subprocess
+import sys
 import tempfile
 import unittest
-from unittest import mock
 
-from nbk_compare import compare, plots
-from nbk_compare.gbench import BenchFile
+from nbk_compare import plots
 
-from .helpers import fixture, have_matplotlib
-
-
-def png_size(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
-    return struct.unpack(">II", head[16:24])
+from .helpers import TOOLS, have_matplotlib, read, run_tool
+from .runs_fixtures import cpu_and_gpu_runs
 
 
 @unittest.skipUnless(have_matplotlib(), "matplotlib not importable by this interpreter (python3-matplotlib)")
 class Plots(unittest.TestCase):
-    def test_pngs_from_the_fixture(self):
-        cmp = compare.Comparison([BenchFile(fixture("spaces.json"), "spaces")])
+    def test_pngs_of_the_report(self):
         with tempfile.TemporaryDirectory() as tmp:
-            written = plots.write_plots(cmp, tmp)
-            names = sorted(os.path.basename(p) for p, _ in written)
-            # add_one/resident has two sizes: a sweep; probe has one size a space: none.
-            self.assertEqual(names, ["bandwidth.png", "speedup.png", "sweep-add_one.png"])
-            for path, title in written:
-                self.assertGreater(os.path.getsize(path), 5000, path)
-                width, height = png_size(path)
+            cpu, gpu = cpu_and_gpu_runs(tmp)
+            out = os.path.join(tmp, "report")
+            rc, _, err = run_tool("nbk-report", cpu, gpu, "--out", out, "--quiet")
+            self.assertEqual(rc, 0, err)
+            pngs = sorted(n for n in os.listdir(out) if n.endswith(".png"))
+            self.assertEqual(pngs, ["bandwidth.png", "sweeps.png", "times.png"])
+            md = read(os.path.join(out, "index.md"))
+            for name in pngs:
+                self.assertIn(f"]({name})", md)
+                width, height = plots.png_size(os.path.join(out, name))
                 self.assertGreater(width, 300)
                 self.assertGreater(height, 200)
-                self.assertTrue(title)
-
-    def test_nothing_to_plot_writes_nothing(self):
-        # A single space: no speed-up bars, no sweep; bandwidth still has bars.
-        cmp = compare.Comparison([BenchFile(fixture("before_agg.json"), "agg")])
-        with tempfile.TemporaryDirectory() as tmp:
-            names = sorted(os.path.basename(p) for p, _ in plots.write_plots(cmp, tmp))
-            self.assertEqual(names, ["bandwidth.png", "sweep-add_one.png"])
+                self.assertLessEqual(height, plots.MAX_HEIGHT_PX)
 
 
 class WithoutMatplotlib(unittest.TestCase):
-    def test_unavailable_is_an_explained_exception(self):
-        with mock.patch.dict("sys.modules", {"matplotlib": None}):
-            cmp = compare.Comparison([BenchFile(fixture("spaces.json"), "spaces")])
-            with tempfile.TemporaryDirectory() as tmp, self.assertRaises(plots.PlotsUnavailable) as ctx:
-                plots.write_plots(cmp, tmp)
-            self.assertIn("python3-matplotlib", str(ctx.exception))
+    def test_the_page_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "stand-in", "matplotlib"))
+            with open(os.path.join(tmp, "stand-in", "matplotlib", "__init__.py"), "w") as f:
+                f.write("raise ImportError('no matplotlib here (test stand-in)')\n")
+            cpu, gpu = cpu_and_gpu_runs(tmp)
+            out = os.path.join(tmp, "report")
+            proc = subprocess.run([sys.executable, os.path.join(TOOLS, "nbk-report"), cpu, gpu, "--out", out,
+                                   "--quiet"], capture_output=True, text=True, timeout=120,
+                                  env=dict(os.environ, PYTHONPATH=os.path.join(tmp, "stand-in")))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("Plots skipped: matplotlib is not importable", read(os.path.join(out, "index.md")))
+            self.assertIn("python3-matplotlib", read(os.path.join(out, "index.md")))
+            self.assertFalse([n for n in os.listdir(out) if n.endswith(".png")])
 
 
 if __name__ == "__main__":

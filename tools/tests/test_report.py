@@ -59,31 +59,14 @@ class Report(unittest.TestCase):
         self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 46% memcpy | 300.0 ms<br>50.2 GB/s, 179% memcpy |",
                       self.md)
         self.assertIn("| builtin | 134217571 | - | not comparable: not verified: FAILED (error 0.125 > 0.1) |", self.md)
-        # every row of the run, folded below the table, skipped rows too
-        self.assertIn("<details><summary>add_one@fixture: every row, probes, sweeps (add_one.json)</summary>", self.md)
         # the workload's notes, as the program prints them after its table (lib/nbk/add_one/notes.md)
         self.assertIn("<details><summary>add_one: notes (lib/nbk/add_one/notes.md)</summary>", self.md)
-        self.assertIn("| resident | serial | 2147483648 | 2.500 s | 750.0 ms | 750.0 ms | 4.10 | 46% | 44% | ok |", self.md)
-        self.assertIn("skipped: no GPU in this build |", self.md)
-        self.assertIn("**Not verified:** builtin on openmp at 134217571.", self.md)
+        self.assertNotIn("every row, probes, sweeps", self.md)  # no fold repeating the table
         self.assertIn("### hypot", self.md)  # no code knows hypot
-        self.assertIn("overflows for |x| > 1e19".replace("|", "\\|"), self.md)
-        self.assertIn("| naive |", self.md)
-        self.assertIn("summary.checks", self.md)
-
-    def test_one_crossover_per_sweep(self):
-        self.assertIn("**Crossover sweep**, f32 on openmp against f32 on cuda: f32 on openmp is faster at the largest "
-                      "size with data resident", self.md)
-        self.assertIn("**Crossover sweep**, f64 on openmp against f64 on cuda: f64 on cuda is faster from 4096 "
-                      "(4096 elements) with data resident", self.md)
         self.assertIn("| sin_exp f32 | never / never |", self.md)
         self.assertIn("| sin_exp f64 | 2^12 / never |", self.md)
 
     def test_crossover_sweep(self):
-        self.assertIn("**Crossover sweep**, openmp against cuda: cuda is faster from 16x16x16 (4096 elements) "
-                      "with data resident; openmp is faster at the largest size with transfers in every call.",
-                      self.md)
-        self.assertIn("| 32x32x16 | 16384 | 17.00 µs | 4.500 µs | 110.0 µs |", self.md)
         self.assertIn("| maximum | 2^12 / never |", self.md)
 
     def test_plots_of_the_run(self):
