@@ -24,13 +24,15 @@ const std::int64_t kSizes[] = {0, 1, 2, 3, 1023, 1024, 1025, (1 << 20) + 7};
 
 TYPED_TEST(AddOne, FillThenIncrementReachesEveryElement) {
   using Space = TypeParam;
-  for (std::int64_t n : kSizes) {
-    Kokkos::View<Element*, typename Space::memory_space> v("v", n);
-    nbk::fill(Space(), v, 41);
-    nbk::increment(Space(), v);
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-    EXPECT_EQ(nbk::count_not_equal(host.data(), n, Element{42}), 0) << "n = " << n;
-  }
+  nbk::test::for_each_code<Space>([](auto code) {
+    for (std::int64_t n : kSizes) {
+      Kokkos::View<Element*, typename Space::memory_space> v("v", n);
+      nbk::fill(Space(), v, 41);
+      nbk::increment(Space(), v, code);
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      EXPECT_EQ(nbk::count_not_equal(host.data(), n, Element{42}), 0) << "n = " << n << ", " << nbk::test::code_name(code);
+    }
+  });
 }
 
 // Slices that start at every offset from a 16-byte boundary and end at every tail length: a
@@ -39,14 +41,17 @@ TYPED_TEST(AddOne, FillThenIncrementReachesEveryElement) {
 TYPED_TEST(AddOne, IncrementOfSlicesAtEveryAlignment) {
   using Space = TypeParam;
   Kokkos::View<Element*, typename Space::memory_space> v("v", 1031);
-  for (std::int64_t first = 0; first < 5; ++first)
-    for (std::int64_t n : {0, 1, 3, 4, 5, 1021}) {
-      nbk::fill(Space(), v, 7);
-      nbk::increment(Space(), Kokkos::subview(v, std::make_pair(first, first + n)));
-      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-      for (std::int64_t i = 0; i < 1031; ++i)
-        ASSERT_EQ(host(i), first <= i && i < first + n ? 8 : 7) << "slice " << first << "+" << n << ", element " << i;
-    }
+  nbk::test::for_each_code<Space>([&](auto code) {
+    for (std::int64_t first = 0; first < 5; ++first)
+      for (std::int64_t n : {0, 1, 3, 4, 5, 1021}) {
+        nbk::fill(Space(), v, 7);
+        nbk::increment(Space(), Kokkos::subview(v, std::make_pair(first, first + n)), code);
+        auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+        for (std::int64_t i = 0; i < 1031; ++i)
+          ASSERT_EQ(host(i), first <= i && i < first + n ? 8 : 7)
+              << "slice " << first << "+" << n << ", element " << i << ", " << nbk::test::code_name(code);
+      }
+  });
 }
 
 TYPED_TEST(AddOne, SumElementsCountsEveryElementOnce) {

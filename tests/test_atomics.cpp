@@ -99,70 +99,132 @@ TEST(HistogramBins, SlotIsTheBinOrTheSpare) {
   EXPECT_EQ(nbk::histogram::private_copies(4096), 1);
 }
 
-// The team kernels' split: slices of whole 16-byte packs that cover every sample once. On a GPU,
-// 256-thread teams, no more than the GPU holds at once and none with fewer than 8 samples a thread
-// (10^7 samples: the 153 teams of one per 2^16 samples left an H100's SMs an eighth full); on a CPU
-// a team per 2^16 samples.
-TYPED_TEST(Atomics, TeamSplitCoversTheSamplesInWholePacks) {
-  const TypeParam exec;
-  for (const nbk::Index n : {0, 1, 5, 4097, 65537, 200003, 10000000}) {
+// A split covers every sample once in slices of whole 16-byte packs, and no team is empty.
+void expect_covers(const nbk::histogram::Split& s, nbk::Index n) {
+  if (n == 0) {
+    EXPECT_EQ(s.league, 0);
+    return;
+  }
+  ASSERT_GE(s.league, 1);
+  EXPECT_EQ(s.slice % 4, 0);
+  EXPECT_GE(nbk::Index{s.league} * s.slice, n);        // every sample in a slice
+  EXPECT_LT(nbk::Index{s.league - 1} * s.slice, n);    // no team without samples
+}
+
+// GPU code's split as arithmetic, on the host: 256-thread teams, no more than the GPU holds at
+// once and none with fewer than 8 samples a thread (10^7 samples on an H100, 132 SMs x 2048
+// threads: 1,056 teams, one wave; the 153 teams of one per 2^16 samples left its SMs an eighth
+// full). Host code: a team per 2^16 samples.
+TEST(HistogramSplit, GpuSplitFillsTheGpuInWholePacks) {
+  const nbk::Index h100 = 132 * 2048 / 256;
+  for (const nbk::Index n : {0, 1, 5, 4097, 65537, 200003, 10000000, 1000000007}) {
     SCOPED_TRACE(n);
-    const auto s = nbk::histogram::split_samples(exec, n);
-    if (n == 0) {
-      EXPECT_EQ(s.league, 0);
-      continue;
-    }
-    ASSERT_GE(s.league, 1);
-    EXPECT_EQ(s.slice % 4, 0);
-    EXPECT_GE(s.league * s.slice, n);             // every sample in a slice
-    EXPECT_LT((s.league - 1) * s.slice, n);       // no team without samples
-    if constexpr (nbk::is_device_space_v<TypeParam>) {
-      EXPECT_EQ(s.team_size, 256);
-      EXPECT_LE(s.league * s.team_size, exec.concurrency());
-      EXPECT_TRUE(s.league == 1 || n >= nbk::Index{s.league} * s.team_size * 8);
-      if (n == 10000000) EXPECT_EQ(s.league, exec.concurrency() / 256);
-    } else {
-      EXPECT_GE(s.team_size, 1);
-      EXPECT_EQ(s.league, (n + 65535) / 65536);
-    }
+    const auto s = nbk::histogram::gpu_split(n, 256, h100);
+    expect_covers(s, n);
+    if (n == 0) continue;
+    EXPECT_EQ(s.team_size, 256);
+    EXPECT_LE(s.league, h100);
+    EXPECT_TRUE(s.league == 1 || n >= nbk::Index{s.league} * 256 * 8);
+  }
+  EXPECT_EQ(nbk::histogram::gpu_split(10000000, 256, h100).league, 1056);
+  EXPECT_EQ(nbk::histogram::gpu_split(4097, 256, h100).league, 2);
+  for (const nbk::Index n : {0, 1, 65536, 65537, 10000000}) {
+    const auto s = nbk::histogram::host_split(n, 1);
+    expect_covers(s, n);
+    EXPECT_EQ(s.league, (n + 65535) / 65536);
   }
 }
 
-template <class Space>
-std::vector<Count> histogram_on(int sharing, const std::vector<float>& samples, const Bins& bins) {
+TYPED_TEST(Atomics, TeamSplitCoversTheSamplesInWholePacks) {
+  const TypeParam exec;
+  nbk::test::for_each_code<TypeParam>([&](auto code) {
+    for (const nbk::Index n : {0, 1, 5, 4097, 65537, 200003, 10000000}) {
+      SCOPED_TRACE(std::to_string(n) + ", " + nbk::test::code_name(code));
+      const auto s = nbk::histogram::split_samples(exec, n, code);
+      expect_covers(s, n);
+      if (n > 0 && nbk::is_device_space_v<TypeParam> && n == 10000000)
+        EXPECT_EQ(s.league, exec.concurrency() / 256);
+    }
+  });
+}
+
+// The sharing ways: atomic, scatter, team and private; team and private also as GPU code on
+// every space, over the split the space gives them and over a split of many teams (some past the
+// data, a tail that is not a whole pack).
+enum class Way { atomic, scatter, team, private_copies };
+
+template <class Space, class Code = nbk::CodeFor<Space>>
+std::vector<Count> histogram_on(Way way, const std::vector<float>& samples, const Bins& bins, Code code = {},
+                                int league = 0) {
   using Memory = typename Space::memory_space;
   const auto x = nbk::test::to_space<Space>(samples);
+  const auto n = static_cast<nbk::Index>(samples.size());
+  auto split = nbk::histogram::split_samples(Space(), n, code);
+  if (league > 0 && n > 0) {  // `league` teams of whole packs, the last ones past the data
+    split.league = league;
+    split.slice = ((n + league - 1) / league + 3) / 4 * 4;
+  }
   nbk::histogram::Histogram<Memory> counts("counts", bins.count);
   Kokkos::deep_copy(counts, Count(12345));  // every kernel must start from zero itself
-  if (sharing == 0) nbk::histogram::atomic_histogram(Space(), x, bins, counts);
-  if (sharing == 1) {
+  if (way == Way::atomic) nbk::histogram::atomic_histogram(Space(), x, bins, counts);
+  if (way == Way::scatter) {
     nbk::histogram::Scatter<Space> scatter(counts);
     nbk::histogram::scatter_histogram(Space(), x, bins, counts, scatter);
   }
-  if (sharing == 2) nbk::histogram::team_histogram(Space(), x, bins, counts);
-  if (sharing == 3) nbk::histogram::private_histogram(Space(), x, bins, counts);
+  if (way == Way::team) nbk::histogram::team_histogram(Space(), x, bins, counts, split, code);
+  if (way == Way::private_copies) nbk::histogram::private_histogram(Space(), x, bins, counts, split, code);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
   return std::vector<Count>(host.data(), host.data() + bins.count);
 }
 
+// Samples whose counts are known by construction, not by the binning under test: sample i sits
+// at the centre of bin (i mod (count + 2)) - 1, where bin -1 and bin `count` are half a bin
+// outside the range; every 97th sample is NaN instead. The centres are exact in float for
+// these ranges, and far from every edge.
+struct Known {
+  std::vector<float> samples;
+  std::vector<Count> counts;
+};
+Known known_samples(const Bins& bins, nbk::Index n) {
+  Known k{{}, std::vector<Count>(static_cast<std::size_t>(bins.count), 0)};
+  const double width = (double(bins.xmax) - double(bins.xmin)) / bins.count;
+  for (nbk::Index i = 0; i < n; ++i) {
+    if (i % 97 == 96) {
+      k.samples.push_back(std::numeric_limits<float>::quiet_NaN());
+      continue;
+    }
+    const int bin = static_cast<int>(i % (bins.count + 2)) - 1;
+    k.samples.push_back(static_cast<float>(bins.xmin + (bin + 0.5) * width));
+    if (bin >= 0 && bin < bins.count) ++k.counts[static_cast<std::size_t>(bin)];
+  }
+  return k;
+}
+
 TYPED_TEST(Atomics, EveryWayOfSharingCountsExactly) {
-  // Edges, values outside the range and NaN, then enough samples for several teams.
-  std::vector<float> x = {-4.0f, -3.5f, 0.0f, 3.5f, std::nextafter(4.0f, 0.0f), 4.0f, -4.5f, 100.0f,
-                          std::numeric_limits<float>::quiet_NaN()};
-  for (int i = 0; i < 200003; ++i) x.push_back(-4.5f + 9.0f * static_cast<float>(i % 1009) / 1009.0f);
+  // More than two of the private host kernel's chunks of 2^18 samples, an odd tail.
+  const nbk::Index n = 2 * (nbk::Index{1} << 18) + 4099;
   for (const int count : {1, 16, 100, 4096}) {
     const Bins bins{-4, 4, count};
-    std::vector<Count> expected(static_cast<std::size_t>(count));
-    nbk::histogram::host_histogram(x.data(), static_cast<std::int64_t>(x.size()), bins, expected.data());
-    for (int sharing = 0; sharing < 4; ++sharing) {
-      SCOPED_TRACE(std::to_string(count) + " bins, sharing " + std::to_string(sharing));
-      EXPECT_EQ(histogram_on<TypeParam>(sharing, x, bins), expected);
-      EXPECT_EQ(histogram_on<TypeParam>(sharing, {}, bins), std::vector<Count>(static_cast<std::size_t>(count), 0));
+    const auto known = known_samples(bins, n);
+    const std::vector<Count> zeros(static_cast<std::size_t>(count), 0);
+    for (const Way way : {Way::atomic, Way::scatter, Way::team, Way::private_copies}) {
+      SCOPED_TRACE(std::to_string(count) + " bins, way " + std::to_string(int(way)));
+      EXPECT_EQ(histogram_on<TypeParam>(way, known.samples, bins), known.counts);
+      EXPECT_EQ(histogram_on<TypeParam>(way, {}, bins), zeros);
+    }
+    // GPU code (on a host space too): the space's split, and 37 teams of which the last has no samples.
+    for (const Way way : {Way::team, Way::private_copies}) {
+      SCOPED_TRACE(std::to_string(count) + " bins, GPU code, way " + std::to_string(int(way)));
+      EXPECT_EQ(histogram_on<TypeParam>(way, known.samples, bins, nbk::GpuCode()), known.counts);
+      const std::vector<float> few(known.samples.begin(), known.samples.begin() + 141);
+      const auto few_known = known_samples(bins, 141);
+      EXPECT_EQ(histogram_on<TypeParam>(way, few, bins, nbk::GpuCode(), 37), few_known.counts);
+      EXPECT_EQ(histogram_on<TypeParam>(way, {}, bins, nbk::GpuCode()), zeros);
     }
   }
   // The known counts of the edge values alone, 16 bins.
-  const auto edges = histogram_on<TypeParam>(0, {-4.0f, -3.5f, 0.0f, 3.5f, std::nextafter(4.0f, 0.0f), 4.0f},
-                                               Bins{-4, 4, 16});
+  const auto edges = histogram_on<TypeParam>(Way::atomic, {-4.0f, -3.5f, 0.0f, 3.5f, std::nextafter(4.0f, 0.0f), 4.0f},
+                                             Bins{-4, 4, 16});
   std::vector<Count> known(16, 0);
   known[0] = known[1] = known[8] = 1;
   known[15] = 2;

@@ -130,10 +130,30 @@ TYPED_TEST(Elementwise, GridStrideAddCoversEveryElementOnce) {
 }
 
 TYPED_TEST(Elementwise, RangeAddInInt64) {
-  const auto out = nbk::test::run_map<TypeParam>(
-      [](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c); },
-      std::vector<std::int64_t>{0, 1, 2, 3}, std::vector<std::int64_t>{0, 2, 4, std::int64_t{1} << 40});
-  EXPECT_EQ(out, (std::vector<std::int64_t>{0, 3, 6, 3 + (std::int64_t{1} << 40)}));
+  nbk::test::for_each_code<TypeParam>([](auto code) {
+    const auto out = nbk::test::run_map<TypeParam>(
+        [code](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c, code); },
+        std::vector<std::int64_t>{0, 1, 2, 3, 4}, std::vector<std::int64_t>{0, 2, 4, std::int64_t{1} << 40, -9});
+    EXPECT_EQ(out, (std::vector<std::int64_t>{0, 3, 6, 3 + (std::int64_t{1} << 40), -5})) << nbk::test::code_name(code);
+  });
+}
+
+// Every element once, as packs and a tail: odd sizes of float32, against sums known exactly.
+TYPED_TEST(Elementwise, RangeAddOfFloatsAtOddSizes) {
+  nbk::test::for_each_code<TypeParam>([](auto code) {
+    for (const std::size_t n : {0u, 1u, 3u, 4u, 5u, 1023u, 4099u}) {
+      std::vector<float> x(n), y(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<float>(i);
+        y[i] = static_cast<float>(2 * i + 1);
+      }
+      const auto out = nbk::test::run_map<TypeParam>(
+          [code](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c, code); },
+          x, y);
+      ASSERT_EQ(out.size(), n);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(3 * i + 1)) << i << ", " << nbk::test::code_name(code);
+    }
+  });
 }
 
 // Every element of C once, for shapes no tile divides, and the empty one.
@@ -157,10 +177,14 @@ TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
       Kokkos::deep_copy(a, ha);
       Kokkos::deep_copy(b, hb);
       Kokkos::deep_copy(c, std::numeric_limits<float>::quiet_NaN());
-      nbk::mat_add::mat_add(TypeParam(), a, b, c, launch);
-      auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
-      for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < columns; ++j) ASSERT_EQ(hc(i, j), static_cast<float>(1000 * i + j)) << i << ", " << j;
+      nbk::test::for_each_code<TypeParam>([&](auto code) {
+        Kokkos::deep_copy(c, std::numeric_limits<float>::quiet_NaN());
+        nbk::mat_add::mat_add(TypeParam(), a, b, c, launch, code);
+        auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+        for (int i = 0; i < rows; ++i)
+          for (int j = 0; j < columns; ++j)
+            ASSERT_EQ(hc(i, j), static_cast<float>(1000 * i + j)) << i << ", " << j << ", " << nbk::test::code_name(code);
+      });
     }
   }
 }

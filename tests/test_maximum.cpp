@@ -17,7 +17,8 @@ template <class Space>
 class Maximum : public ::testing::Test {
  protected:
   // c for a(i,j,k) = i + j - k and b(i,j,k) = k - 2 j, with the given tiles.
-  static std::vector<float> run(std::int64_t n0, std::int64_t n1, std::int64_t n2, const Launch& launch) {
+  template <class Code = nbk::CodeFor<Space>>
+  static std::vector<float> run(std::int64_t n0, std::int64_t n1, std::int64_t n2, const Launch& launch, Code code = {}) {
     using Array = nbk::maximum::Array<typename Space::memory_space>;
     Array a("a", n0, n1, n2), b("b", n0, n1, n2), c("c", n0, n1, n2);
     auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
@@ -30,21 +31,22 @@ class Maximum : public ::testing::Test {
     Kokkos::deep_copy(a, ha);
     Kokkos::deep_copy(b, hb);
     Kokkos::deep_copy(c, -1.0f);
-    nbk::maximum::elementwise_max(Space(), a, b, c, launch);
+    nbk::maximum::elementwise_max(Space(), a, b, c, launch, code);
     auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
     return std::vector<float>(hc.data(), hc.data() + hc.size());
   }
   static float expected(std::int64_t i, std::int64_t j, std::int64_t k) {
     return static_cast<float>(std::max(i + j - k, k - 2 * j));
   }
-  static void check(std::int64_t n0, std::int64_t n1, std::int64_t n2, const Launch& launch) {
-    const auto c = run(n0, n1, n2, launch);
+  template <class Code>
+  static void check(std::int64_t n0, std::int64_t n1, std::int64_t n2, const Launch& launch, Code code) {
+    const auto c = run(n0, n1, n2, launch, code);
     ASSERT_EQ(static_cast<std::int64_t>(c.size()), n0 * n1 * n2);
     std::int64_t wrong = 0;
     for (std::int64_t i = 0; i < n0; ++i)
       for (std::int64_t j = 0; j < n1; ++j)
         for (std::int64_t k = 0; k < n2; ++k) wrong += c[static_cast<std::size_t>((i * n1 + j) * n2 + k)] != expected(i, j, k);
-    EXPECT_EQ(wrong, 0) << n0 << "x" << n1 << "x" << n2;
+    EXPECT_EQ(wrong, 0) << n0 << "x" << n1 << "x" << n2 << ", " << nbk::test::code_name(code);
   }
 };
 TYPED_TEST_SUITE(Maximum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
@@ -54,7 +56,7 @@ TYPED_TEST(Maximum, ShapesThatAreNotMultiplesOfTheTiles) {
                                nbk::maximum::flat_launch, Launch{{2, 3, 5}}, Launch{{2, 3, 5}, Walk::contiguous_first}, Launch{{}, Walk::contiguous_first}})
     for (auto [n0, n1, n2] : {std::array<std::int64_t, 3>{1, 1, 1}, {7, 9, 13}, {8, 8, 8}, {17, 3, 33}, {1, 1, 1025},
                               {33, 1, 2}})
-      TestFixture::check(n0, n1, n2, launch);
+      nbk::test::for_each_code<TypeParam>([&](auto code) { TestFixture::check(n0, n1, n2, launch, code); });
 }
 
 TYPED_TEST(Maximum, EmptyExtentsWriteNothing) {

@@ -16,15 +16,18 @@ namespace {
 
 using nbk::Index;
 
-template <class Space>
+// TypeParam: a space and the code its kernels take (tests/spaces.hpp): the packs are GPU code,
+// run on the host spaces too.
+template <class SpaceCode>
 class Packed : public ::testing::Test {};
-TYPED_TEST_SUITE(Packed, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+TYPED_TEST_SUITE(Packed, nbk::test::SpaceCodeTypes, nbk::test::SpaceCodeNames);
 
 constexpr Index kLength = 1031;
 
 // out = a * 3 + b over [first, first + n) of views filled with i and 2 i; out elsewhere stays -1.
-template <class Space, class T>
+template <class SpaceCode, class T>
 void check_map(Index first, Index n) {
+  using Space = typename SpaceCode::space;
   Kokkos::View<T*, typename Space::memory_space> a("a", kLength), b("b", kLength), out("out", kLength);
   auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
   for (Index i = 0; i < kLength; ++i) {
@@ -36,19 +39,21 @@ void check_map(Index first, Index n) {
   Kokkos::deep_copy(out, T(-1));
   const auto slice = std::make_pair(first, first + n);
   nbk::map_each("nbk::test::map", Space(), Kokkos::subview(out, slice), Kokkos::subview(a, slice),
-                Kokkos::subview(b, slice), KOKKOS_LAMBDA(T x, T y) { return T(x * 3 + y); });
+                Kokkos::subview(b, slice), KOKKOS_LAMBDA(T x, T y) { return T(x * 3 + y); },
+                typename SpaceCode::code());
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   for (Index i = 0; i < kLength; ++i)
     ASSERT_EQ(h(i), first <= i && i < first + n ? T(5 * (i % 100)) : T(-1))
         << "slice " << first << "+" << n << ", element " << i;
 }
 
-template <class Space, class T>
+template <class SpaceCode, class T>
 void check_update(Index first, Index n) {
+  using Space = typename SpaceCode::space;
   Kokkos::View<T*, typename Space::memory_space> v("v", kLength);
   Kokkos::deep_copy(v, T(7));
   nbk::update_each("nbk::test::update", Space(), Kokkos::subview(v, std::make_pair(first, first + n)),
-                   KOKKOS_LAMBDA(T x) { return T(x * 2); });
+                   KOKKOS_LAMBDA(T x) { return T(x * 2); }, typename SpaceCode::code());
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   for (Index i = 0; i < kLength; ++i)
     ASSERT_EQ(h(i), first <= i && i < first + n ? T(14) : T(7)) << "slice " << first << "+" << n << ", element " << i;
@@ -66,7 +71,7 @@ TYPED_TEST(Packed, SlicesAtEveryAlignmentAndTail) {
 }
 
 TYPED_TEST(Packed, FlatViewsAreTheSameMemory) {
-  Kokkos::View<float***, Kokkos::LayoutRight, typename TypeParam::memory_space> v("v", 3, 5, 7);
+  Kokkos::View<float***, Kokkos::LayoutRight, typename TypeParam::space::memory_space> v("v", 3, 5, 7);
   const auto f = nbk::flat(v);
   EXPECT_EQ(f.extent(0), 105u);
   EXPECT_EQ(f.data(), v.data());

@@ -45,8 +45,11 @@ std::vector<Value> per_row(Kernel kernel, Index rows, Index columns, const std::
   return std::vector<Value>(host.data(), host.data() + rows);
 }
 
-enum class Way { team, vector, flat };
-constexpr const char* way_name[] = {"team", "vector", "flat"};
+// vector_gpu_code: the vector way's GPU code (32 lanes, 8 rows a team, a pack a lane) on any
+// space, host spaces included (nbk/core/code.hpp).
+enum class Way { team, vector, vector_gpu_code, flat };
+constexpr const char* way_name[] = {"team", "vector", "vector_gpu_code", "flat"};
+constexpr Way every_way[] = {Way::team, Way::vector, Way::vector_gpu_code, Way::flat};
 
 template <class Space, class T>
 std::vector<Sum<T>> row_sums_on(Way way, Index rows, Index columns, const std::vector<T>& values) {
@@ -56,6 +59,8 @@ std::vector<Sum<T>> row_sums_on(Way way, Index rows, Index columns, const std::v
           nbk::row_sum::team_row_sums(exec, a, sums);
         else if (way == Way::vector)
           nbk::row_sum::vector_row_sums(exec, a, sums);
+        else if (way == Way::vector_gpu_code)
+          nbk::row_sum::vector_row_sums(exec, a, sums, nbk::GpuCode());
         else
           nbk::row_sum::flat_row_sums(exec, a, sums);
       },
@@ -74,7 +79,7 @@ class Rows : public ::testing::Test {};
 TYPED_TEST_SUITE(Rows, nbk::test::SpaceTypes, nbk::test::SpaceNames);
 
 TYPED_TEST(Rows, RowSumsOfKnownMatrices) {
-  for (const Way way : {Way::team, Way::vector, Way::flat}) {
+  for (const Way way : every_way) {
     SCOPED_TRACE(way_name[int(way)]);
     // One row 1..1025, one column 0..1024, then the same as float32 (every sum exact there).
     std::vector<std::int32_t> counting(1025);
@@ -100,7 +105,7 @@ TYPED_TEST(Rows, RowSumsOfKnownMatrices) {
 
 TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
   constexpr std::int32_t max = std::numeric_limits<std::int32_t>::max(), min = std::numeric_limits<std::int32_t>::min();
-  for (const Way way : {Way::team, Way::vector, Way::flat}) {
+  for (const Way way : every_way) {
     SCOPED_TRACE(way_name[int(way)]);
     // Rows whose sums an int32 would wrap: m x max, m x min, and max, min alternating; m = 1025,
     // and 1024 (rows of whole 16-byte packs, four int32 a load on a GPU, each widened to int64).
@@ -133,7 +138,7 @@ TYPED_TEST(Rows, Float32RowSumsWithinTheBoundOfAnyOrder) {
     std::vector<float> a(static_cast<std::size_t>(rows * columns));
     for (auto& x : a) x = signed_values(engine);
     const double u = std::numeric_limits<float>::epsilon() / 2;
-    for (const Way way : {Way::team, Way::vector, Way::flat}) {
+    for (const Way way : every_way) {
       const auto sums = row_sums_on<TypeParam>(way, rows, columns, a);
       for (Index i = 0; i < rows; ++i) {
         double exact = 0, magnitudes = 0;

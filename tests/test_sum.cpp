@@ -193,9 +193,14 @@ TEST(HostLoop, FloatAccumulatorLosesSmallAddends) {
 
 // ---- every variant on every space ----
 
-template <class Space>
+// TypeParam: a space and the code its kernels take (tests/spaces.hpp), so the GPU code's 16-byte
+// packs and strided slices run on the host spaces too.
+template <class SpaceCode>
 class Sum : public ::testing::Test {
  protected:
+  using Space = typename SpaceCode::space;
+  using Code = typename SpaceCode::code;
+
   struct Results {
     float builtin, tree_host, tree_device;
     double accurate, blocked;
@@ -213,8 +218,8 @@ class Sum : public ::testing::Test {
 
   static Results all(const std::vector<float>& values, nbk::sum::TreeShape shape) {
     const auto x = upload(values);
-    nbk::sum::TreeSum<Space> tree(Space(), shape);
-    return {nbk::sum::builtin_sum(Space(), x), tree.finish_on_host(x), tree.finish_on_device(x),
+    nbk::sum::TreeSum<Space, Code> tree(Space(), shape);
+    return {nbk::sum::builtin_sum(Space(), x, Code()), tree.finish_on_host(x), tree.finish_on_device(x),
             nbk::sum::accurate_sum(Space(), x), nbk::sum::blocked_sum(Space(), x)};
   }
 
@@ -242,7 +247,7 @@ class Sum : public ::testing::Test {
     EXPECT_EQ(r.blocked, expected);
   }
 };
-TYPED_TEST_SUITE(Sum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+TYPED_TEST_SUITE(Sum, nbk::test::SpaceCodeTypes, nbk::test::SpaceCodeNames);
 
 TYPED_TEST(Sum, IntegersSumExactly) {
   const Index n = 1000003;
@@ -276,7 +281,7 @@ TYPED_TEST(Sum, MoreTeamsThanData) {
 
 TYPED_TEST(Sum, DefaultShapeNeverExceedsTheData) {
   for (Index n : {Index{0}, Index{1}, Index{1000}, Index{1} << 27}) {
-    const auto shape = nbk::sum::default_tree_shape(TypeParam(), n);
+    const auto shape = nbk::sum::default_tree_shape(typename TestFixture::Space(), n);
     EXPECT_GE(shape.league, 1);
     EXPECT_GE(shape.team_size, 1);
     if (n > 0) EXPECT_LE(static_cast<Index>(shape.league - 1) * shape.team_size, n);

@@ -12,12 +12,12 @@
 
 namespace nbk::add {
 
-// One element a thread on a host; on a GPU 16 bytes of each array a thread (nbk/core/packed.hpp).
-template <class ExecSpace, class X, class Out>
-void range_add(const ExecSpace& exec, const X& x, const X& y, const Out& out) {
+// One element a thread on a host; GPU code 16 bytes of each array a thread (nbk/core/packed.hpp).
+template <class ExecSpace, class X, class Out, class Code = CodeFor<ExecSpace>>
+void range_add(const ExecSpace& exec, const X& x, const X& y, const Out& out, Code code = {}) {
   check_1d_arguments<ExecSpace, X>();
   using T = typename Out::non_const_value_type;
-  map_each("nbk::add", exec, out, x, y, KOKKOS_LAMBDA(T a, T b) { return T(a + b); });
+  map_each("nbk::add", exec, out, x, y, KOKKOS_LAMBDA(T a, T b) { return T(a + b); }, code);
 }
 
 // The launch shape a grid-stride kernel asked for and the one it got: a team (block) of

@@ -13,10 +13,10 @@ namespace nbk {
 
 // v[i] += 1 for every i: the document's convert_to_one kernel (labelled nbk::add_one), four
 // int32 to a GPU thread in 16-byte accesses (nbk/core/packed.hpp says why).
-template <class ExecSpace, class View>
-void increment(const ExecSpace& exec, const View& v) {
+template <class ExecSpace, class View, class Code = CodeFor<ExecSpace>>
+void increment(const ExecSpace& exec, const View& v, Code code = {}) {
   using T = typename View::non_const_value_type;
-  update_each("nbk::add_one", exec, v, KOKKOS_LAMBDA(T x) { return T(x + 1); });
+  update_each("nbk::add_one", exec, v, KOKKOS_LAMBDA(T x) { return T(x + 1); }, code);
 }
 
 // Sum of all elements in 64 bits, run by `exec`: reads every element once. The managed

@@ -13,9 +13,10 @@
 //    MatAdd put x on i) and what a user writes first.
 //  - Walk::contiguous_first: the policy's indices are the View's reversed, (k, j, i), iterated
 //    left-most fastest on a host: a warp's lanes are consecutive k on a GPU, and a host thread's
-//    inner loop walks memory in order. Its tiles are a GPU's block: host spaces keep Kokkos'
-//    tiles, whose inner loop is then the whole contiguous extent (a GPU block's 128 columns cut
-//    a host thread's rows into pieces and cost half the bandwidth of whole rows here).
+//    inner loop walks memory in order. Its tiles are a GPU's block, GPU code (nbk/core/code.hpp):
+//    host code keeps Kokkos' tiles, whose inner loop is then the whole contiguous extent (a GPU
+//    block's 128 columns cut a host thread's rows into pieces and cost half the bandwidth of
+//    whole rows here); the tests run the GPU tiles on host spaces too.
 // Tiles are given in the View's index order either way; all zeros leave them to Kokkos.
 //  - Walk::flat is no MDRange: Views that are contiguous and share a layout, read element-wise,
 //    are one 1-D range over their span, 16-byte packs a thread on a GPU (nbk/core/packed.hpp).
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <string>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
@@ -51,11 +53,11 @@ MDRange<ExecSpace, Kokkos::Iterate::Right, 2> view_order_policy(const ExecSpace&
   using P = MDRange<ExecSpace, Kokkos::Iterate::Right, 2>;
   return l.kokkos_tiles() ? P(exec, {0, 0}, {n[0], n[1]}) : P(exec, {0, 0}, {n[0], n[1]}, {l.tiles[0], l.tiles[1]});
 }
-template <class ExecSpace>
+template <class ExecSpace, class Code = CodeFor<ExecSpace>>
 MDRange<ExecSpace, Kokkos::Iterate::Left, 2> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 2> n,
-                                                                        const Launch<2>& l) {
+                                                                        const Launch<2>& l, Code = {}) {
   using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 2>;
-  return l.kokkos_tiles() || !is_device_space_v<ExecSpace> ? P(exec, {0, 0}, {n[1], n[0]})
+  return l.kokkos_tiles() || !is_gpu_code_v<Code> ? P(exec, {0, 0}, {n[1], n[0]})
                                                            : P(exec, {0, 0}, {n[1], n[0]}, {l.tiles[1], l.tiles[0]});
 }
 template <class ExecSpace>
@@ -65,36 +67,37 @@ MDRange<ExecSpace, Kokkos::Iterate::Right, 3> view_order_policy(const ExecSpace&
   return l.kokkos_tiles() ? P(exec, {0, 0, 0}, {n[0], n[1], n[2]})
                           : P(exec, {0, 0, 0}, {n[0], n[1], n[2]}, {l.tiles[0], l.tiles[1], l.tiles[2]});
 }
-template <class ExecSpace>
+template <class ExecSpace, class Code = CodeFor<ExecSpace>>
 MDRange<ExecSpace, Kokkos::Iterate::Left, 3> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 3> n,
-                                                                        const Launch<3>& l) {
+                                                                        const Launch<3>& l, Code = {}) {
   using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 3>;
-  return l.kokkos_tiles() || !is_device_space_v<ExecSpace>
+  return l.kokkos_tiles() || !is_gpu_code_v<Code>
              ? P(exec, {0, 0, 0}, {n[2], n[1], n[0]})
              : P(exec, {0, 0, 0}, {n[2], n[1], n[0]}, {l.tiles[2], l.tiles[1], l.tiles[0]});
 }
 
 // f(i, j) for every index of an n[0] x n[1] row-major space, launched as `launch` says.
-template <class ExecSpace, class F>
+template <class ExecSpace, class F, class Code = CodeFor<ExecSpace>>
 void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 2> n, const Launch<2>& launch,
-                    const F& f) {
+                    const F& f, Code code = {}) {
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
     Kokkos::parallel_for(label, view_order_policy(exec, n, launch), KOKKOS_LAMBDA(Index i, Index j) { f(i, j); });
   else
-    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch), KOKKOS_LAMBDA(Index j, Index i) { f(i, j); });
+    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code),
+                         KOKKOS_LAMBDA(Index j, Index i) { f(i, j); });
 }
 
 // f(i, j, k) for every index of an n[0] x n[1] x n[2] row-major space, launched as `launch` says.
-template <class ExecSpace, class F>
+template <class ExecSpace, class F, class Code = CodeFor<ExecSpace>>
 void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 3> n, const Launch<3>& launch,
-                    const F& f) {
+                    const F& f, Code code = {}) {
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
     Kokkos::parallel_for(label, view_order_policy(exec, n, launch),
                          KOKKOS_LAMBDA(Index i, Index j, Index k) { f(i, j, k); });
   else
-    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch),
+    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code),
                          KOKKOS_LAMBDA(Index k, Index j, Index i) { f(i, j, k); });
 }
 
@@ -113,17 +116,17 @@ struct ElementMap {
 // out = f(a, b) element by element over three row-major Views of one shape, labelled `label`:
 // over their indices as `launch` walks them, or, for Walk::flat, over their spans as one range
 // (map_each: 16-byte packs on a GPU; every View must be contiguous).
-template <class ExecSpace, std::size_t Rank, class Out, class In, class F>
+template <class ExecSpace, std::size_t Rank, class Out, class In, class F, class Code = CodeFor<ExecSpace>>
 void map_elements(const std::string& label, const ExecSpace& exec, const Launch<Rank>& launch, const Out& out,
-                  const In& a, const In& b, const F& f) {
+                  const In& a, const In& b, const F& f, Code code = {}) {
   static_assert(Out::rank == Rank && In::rank == Rank, "the launch's rank is the Views' rank");
   if (launch.walk == Walk::flat) {
-    map_each(label, exec, flat(out), flat(a), flat(b), f);
+    map_each(label, exec, flat(out), flat(a), flat(b), f, code);
     return;
   }
   std::array<Index, Rank> n{};
   for (std::size_t r = 0; r < Rank; ++r) n[r] = static_cast<Index>(out.extent(r));
-  for_each_index(label, exec, n, launch, detail::ElementMap<Out, In, F>{out, a, b, f});
+  for_each_index(label, exec, n, launch, detail::ElementMap<Out, In, F>{out, a, b, f}, code);
 }
 
 }  // namespace nbk

@@ -6,8 +6,9 @@
 // elements to a thread in 16-byte loads, reaches 98%). Kokkos has no vector-load API, but a View
 // of a 16-byte aligned struct of four elements, unmanaged over the same memory, is read and
 // written by nvcc with ld.global.v4 / st.global.v4 (CI reads it in the PTX: tests/ptx_atomics.sh). Host
-// spaces keep the element loop, which their compilers vectorize already. A reduction gains the
-// same way: four times the bytes in flight per thread at the same launch shape.
+// code keeps the element loop, which its compilers vectorize already. A reduction gains the
+// same way: four times the bytes in flight per thread at the same launch shape. The packs are
+// GPU code (nbk/core/code.hpp): the tests run them on host spaces too.
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -30,16 +32,16 @@ struct alignas(sizeof(T) * Width) Pack {
 template <class T>
 inline constexpr int pack_width = sizeof(T) < 16 && 16 % sizeof(T) == 0 ? int(16 / sizeof(T)) : 1;
 
-// v's first n / width elements as 16-byte packs, or nothing (an empty View) where ExecSpace is a
-// host space, T has no packs, or v is not contiguous or not 16-byte aligned (a slice). The caller
+// v's first n / width elements as 16-byte packs, or nothing (an empty View) for host code, where
+// T has no packs, or where v is not contiguous or not 16-byte aligned (a slice). The caller
 // handles the elements from packs.extent(0) * width on one at a time.
-template <class ExecSpace, class View>
+template <class Code, class View>
 auto packs_of(const View& v) {
   using T = typename View::value_type;
   constexpr int width = pack_width<typename View::non_const_value_type>;
   using P = std::conditional_t<std::is_const_v<T>, const Pack<std::remove_const_t<T>, width>, Pack<T, width>>;
   using Packs = Kokkos::View<P*, typename View::memory_space, Kokkos::MemoryUnmanaged>;
-  const bool packable = is_device_space_v<ExecSpace> && width > 1 && v.span_is_contiguous() &&
+  const bool packable = is_gpu_code_v<Code> && width > 1 && v.span_is_contiguous() &&
                         reinterpret_cast<std::uintptr_t>(v.data()) % 16 == 0;
   if (!packable) return Packs(reinterpret_cast<P*>(v.data()), 0);
   return Packs(reinterpret_cast<P*>(v.data()), static_cast<std::size_t>(v.extent(0)) / width);
@@ -47,12 +49,12 @@ auto packs_of(const View& v) {
 
 // v(i) = f(v(i)) for every i, labelled `label`: a thread a 16-byte pack where packs_of gives
 // them (the last thread takes the tail), a thread an element elsewhere.
-template <class ExecSpace, class View, class F>
-void update_each(const std::string& label, const ExecSpace& exec, const View& v, const F& f) {
+template <class ExecSpace, class View, class F, class Code = CodeFor<ExecSpace>>
+void update_each(const std::string& label, const ExecSpace& exec, const View& v, const F& f, Code = {}) {
   check_1d_arguments<ExecSpace, View>();
   constexpr int width = pack_width<typename View::non_const_value_type>;
   const auto n = static_cast<Index>(v.extent(0));
-  const auto p = packs_of<ExecSpace>(v);
+  const auto p = packs_of<Code>(v);
   const auto packs = static_cast<Index>(p.extent(0));
   if (packs == 0) {
     Kokkos::parallel_for(label, range(exec, 0, n), KOKKOS_LAMBDA(Index i) { v(i) = f(v(i)); });
@@ -71,16 +73,17 @@ void update_each(const std::string& label, const ExecSpace& exec, const View& v,
 
 // out(i) = f(a(i), b(i)) for every i of three rank-1 Views of one length, labelled `label`: a
 // thread three 16-byte packs where packs_of gives them for all three, an element elsewhere.
-template <class ExecSpace, class Out, class A, class B, class F>
-void map_each(const std::string& label, const ExecSpace& exec, const Out& out, const A& a, const B& b, const F& f) {
+template <class ExecSpace, class Out, class A, class B, class F, class Code = CodeFor<ExecSpace>>
+void map_each(const std::string& label, const ExecSpace& exec, const Out& out, const A& a, const B& b, const F& f,
+              Code = {}) {
   check_1d_arguments<ExecSpace, Out>();
   constexpr int width = pack_width<typename Out::non_const_value_type>;
   static_assert(pack_width<typename A::non_const_value_type> == width &&
                 pack_width<typename B::non_const_value_type> == width, "one element size for all three Views");
   const auto n = static_cast<Index>(out.extent(0));
-  const auto po = packs_of<ExecSpace>(out);
-  const auto pa = packs_of<ExecSpace>(a);
-  const auto pb = packs_of<ExecSpace>(b);
+  const auto po = packs_of<Code>(out);
+  const auto pa = packs_of<Code>(a);
+  const auto pb = packs_of<Code>(b);
   const auto packs = static_cast<Index>(po.extent(0));
   if (packs == 0 || pa.extent(0) != po.extent(0) || pb.extent(0) != po.extent(0)) {
     Kokkos::parallel_for(label, range(exec, 0, n), KOKKOS_LAMBDA(Index i) { out(i) = f(a(i), b(i)); });

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
@@ -125,28 +126,47 @@ inline constexpr Index samples_per_host_team = Index{1} << 16;
 inline constexpr Index min_samples_per_gpu_thread = 8;
 inline constexpr int gpu_team_size = 256;
 
-// On a GPU: teams of 256 threads, as many as the GPU holds at once (its concurrency over 256:
-// 1,056 on an H100, one wave where 8 teams fit an SM, as the kernels' launch bounds ask of the
-// compiler), fewer where a thread would count fewer than 8 samples. A team per 2^16 samples
-// (this code before) gave 10^7 samples 153 teams: one or two on each of an H100's 132 SMs, where
-// 8 fit, so 8 to 16 of the 64 warps an SM holds were there to keep loads in flight.
-// On a CPU: a team per 2^16 samples, of Kokkos' recommended size.
-template <class ExecSpace>
-Split split_samples(const ExecSpace& exec, Index n) {
+// GPU code: teams of `team_size` (256 on a GPU), as many as the GPU holds at once (`at_once`,
+// its concurrency over 256: 1,056 on an H100, one wave where 8 teams fit an SM, as the kernels'
+// launch bounds ask of the compiler), fewer where a thread would count fewer than 8 samples. A
+// team per 2^16 samples (this code before) gave 10^7 samples 153 teams: one or two on each of an
+// H100's 132 SMs, where 8 fit, so 8 to 16 of the 64 warps an SM holds were there to keep loads
+// in flight. Slices are whole 16-byte packs of floats.
+inline Split gpu_split(Index n, int team_size, Index at_once) {
   Split s;
-  Index league = 0;
-  if constexpr (is_device_space_v<ExecSpace>) {
-    s.team_size = gpu_team_size;
-    const Index at_once = std::max(1, exec.concurrency() / s.team_size);
-    league = n == 0 ? 0 : std::clamp<Index>(n / (s.team_size * min_samples_per_gpu_thread), 1, at_once);
-  } else {
-    s.team_size = host_team_size(exec);
-    league = (n + samples_per_host_team - 1) / samples_per_host_team;
-  }
+  s.team_size = team_size;
+  const Index league =
+      n == 0 ? 0 : std::clamp<Index>(n / (Index{team_size} * min_samples_per_gpu_thread), 1, std::max<Index>(1, at_once));
   s.league = static_cast<int>(league);
   constexpr Index width = pack_width<float>;
   s.slice = league == 0 ? 0 : ((n + league - 1) / league + width - 1) / width * width;
   return s;
+}
+
+// Host code: a team per 2^16 samples, of Kokkos' recommended size.
+inline Split host_split(Index n, int team_size) {
+  Split s;
+  s.team_size = team_size;
+  s.league = static_cast<int>((n + samples_per_host_team - 1) / samples_per_host_team);
+  constexpr Index width = pack_width<float>;
+  s.slice = s.league == 0 ? 0 : ((n + s.league - 1) / s.league + width - 1) / width * width;
+  return s;
+}
+
+// The split of n samples on `exec` for `Code`. GPU code on a host space (the tests) gets teams
+// as large as the pool allows, at most 256.
+template <class ExecSpace, class Code = CodeFor<ExecSpace>>
+Split split_samples(const ExecSpace& exec, Index n, Code = {}) {
+  if constexpr (is_gpu_code_v<Code>) {
+    int team = gpu_team_size;
+    if constexpr (!is_device_space_v<ExecSpace>)
+      team = std::clamp(Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max([](const auto&) {},
+                                                                                Kokkos::ParallelForTag()),
+                        1, gpu_team_size);
+    return gpu_split(n, team, exec.concurrency() / team);
+  } else {
+    return host_split(n, host_team_size(exec));
+  }
 }
 
 // The team policy of a split on a GPU: 256-thread teams, 8 of them an SM (launch bounds: the
@@ -179,17 +199,18 @@ KOKKOS_INLINE_FUNCTION void for_team_samples(const Member& team, const X& x, con
                        [&](Index i) { f(x(i)); });
 }
 
-template <class ExecSpace, class X, class H>
-void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+// The team kernel over a given split (the tests give host spaces GPU code's splits of many teams).
+template <class ExecSpace, class X, class H, class Code = CodeFor<ExecSpace>>
+void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram, const Split& split,
+                    Code = {}) {
   check_1d_arguments<ExecSpace, X>();
   check_1d_arguments<ExecSpace, H>();
   using Policy = CountingPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   Kokkos::deep_copy(exec, histogram, Count(0));
-  const Split split = split_samples(exec, static_cast<Index>(x.extent(0)));
   if (split.league == 0) return;
-  const auto packs = packs_of<ExecSpace>(x);
+  const auto packs = packs_of<Code>(x);
   const Policy policy = Policy(exec, split.league, split.team_size)
                             .set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(bins.count)));
   Kokkos::parallel_for(
@@ -273,13 +294,13 @@ void private_histogram_host(const ExecSpace& exec, const X& x, const Bins& bins,
 }
 
 template <class ExecSpace, class X, class H>
-void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram,
+                              const Split& split) {
   using Policy = CountingPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  const Split split = split_samples(exec, static_cast<Index>(x.extent(0)));
   if (split.league == 0) return;
-  const auto packs = packs_of<ExecSpace>(x);
+  const auto packs = packs_of<GpuCode>(x);
   const int copies = private_copies(bins.count);
   const int size = copies * bins.count;
   const Policy policy =
@@ -304,14 +325,27 @@ void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bin
 }
 
 template <class ExecSpace, class X, class H>
-void private_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+  team_histogram(exec, x, bins, histogram, split_samples(exec, static_cast<Index>(x.extent(0))));
+}
+
+// GPU code counts over `split` (the tests give host spaces splits of many teams); host code
+// ignores it and takes its chunks.
+template <class ExecSpace, class X, class H, class Code = CodeFor<ExecSpace>>
+void private_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram, const Split& split,
+                       Code = {}) {
   check_1d_arguments<ExecSpace, X>();
   check_1d_arguments<ExecSpace, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
-  if constexpr (is_device_space_v<ExecSpace>)
-    private_histogram_device(exec, x, bins, histogram);
+  if constexpr (is_gpu_code_v<Code>)
+    private_histogram_device(exec, x, bins, histogram, split);
   else
     private_histogram_host(exec, x, bins, histogram);
+}
+
+template <class ExecSpace, class X, class H>
+void private_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+  private_histogram(exec, x, bins, histogram, split_samples(exec, static_cast<Index>(x.extent(0))));
 }
 
 // The injected bug (program flag --inject-bug, never in tests' variant runs): the document's

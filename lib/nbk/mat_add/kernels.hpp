@@ -24,13 +24,14 @@ inline constexpr Launch guide_launch{{16, 16}};  // the guide's threadsPerBlock(
 inline constexpr Launch row_launch{{1, 256}};
 inline constexpr Launch flat_launch{{}, Walk::flat};  // the spans as one range, 16-byte packs on a GPU
 
-template <class ExecSpace, class A, class C>
-void mat_add(const ExecSpace& exec, const A& a, const A& b, const C& c, const Launch& launch) {
+template <class ExecSpace, class A, class C, class Code = CodeFor<ExecSpace>>
+void mat_add(const ExecSpace& exec, const A& a, const A& b, const C& c, const Launch& launch, Code code = {}) {
   static_assert(Kokkos::is_execution_space<ExecSpace>::value);
   static_assert(A::rank == 2 && C::rank == 2, "MatAdd works on 2-D Views");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
-  map_elements("nbk::mat_add", exec, launch, c, a, b, KOKKOS_LAMBDA(float x, float y) { return x + y; });
+  map_elements(
+      "nbk::mat_add", exec, launch, c, a, b, KOKKOS_LAMBDA(float x, float y) { return x + y; }, code);
 }
 
 }  // namespace nbk::mat_add

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <random>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -47,15 +48,16 @@ KOKKOS_INLINE_FUNCTION Count count_stream(Generator& generator, Index samples) {
 // states, into the rank-0 View `inside`. Stream s always draws from state s: the pool's
 // get_state() without an index hands a thread whichever state is free, and which stream
 // continues which sequence would then depend on scheduling. The states advance: the next call
-// draws new points.
-template <class ExecSpace, class Pool, class Inside>
+// draws new points. GPU code gives a thread one stream, host code two (nbk/core/code.hpp): both
+// draw the same points from the same states.
+template <class ExecSpace, class Pool, class Inside, class Code = CodeFor<ExecSpace>>
 void count_inside(const ExecSpace& exec, const Pool& pool, int streams, Index samples_per_stream,
-                  const Inside& inside) {
+                  const Inside& inside, Code = {}) {
   static_assert(Kokkos::is_execution_space<ExecSpace>::value, "the first argument must be an execution space");
   static_assert(Kokkos::is_view<Inside>::value && Inside::rank == 0, "the count must be a rank-0 View");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Inside::memory_space>::accessible,
                 "the count's memory is not accessible from this execution space");
-  if constexpr (is_device_space_v<ExecSpace>) {
+  if constexpr (is_gpu_code_v<Code>) {
     Kokkos::parallel_reduce(
         "nbk::pi::count_inside", Kokkos::RangePolicy<ExecSpace>(exec, 0, streams),
         KOKKOS_LAMBDA(int stream, Count& total) {

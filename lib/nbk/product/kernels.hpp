@@ -9,6 +9,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/host_log.hpp"
 #include "nbk/core/policy.hpp"
@@ -34,14 +35,16 @@ double reduce_product(const ExecSpace& exec, const View& x) {
 }
 
 // sum log(x_i): log of the product, without the product's range limits.
-// On a GPU each thread takes one element. On a host space each work item sums a chunk of x with
+// GPU code: each thread takes one element. Host code: each work item sums a chunk of x with
 // host_math::sum_of_logs (host_log.hpp: our own log, 8 lanes at a time in AVX-512 where the
-// build targets it), which reads x as contiguous memory; its lambda is host-only, as that code is.
-template <class ExecSpace, class View>
-double reduce_log_sum(const ExecSpace& exec, const View& x) {
+// build targets it), which reads x as contiguous memory; its lambda is host-only, as that code
+// is, so a GPU takes GPU code only (nbk/core/code.hpp).
+template <class ExecSpace, class View, class Code = CodeFor<ExecSpace>>
+double reduce_log_sum(const ExecSpace& exec, const View& x, Code = {}) {
+  static_assert(is_gpu_code_v<Code> || !is_device_space_v<ExecSpace>, "host code runs on host spaces only");
   detail::check_input<ExecSpace, View>();
   const Index n = static_cast<Index>(x.extent(0));
-  if constexpr (is_device_space_v<ExecSpace>) {
+  if constexpr (is_gpu_code_v<Code>) {
     return reduce_into_host<Kokkos::Sum, double>(
         "nbk::product::log_sum", range(exec, 0, n),
         KOKKOS_LAMBDA(Index i, double& partial) { partial += nbk::math::log(x(i)); });

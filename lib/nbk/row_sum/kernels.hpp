@@ -4,9 +4,11 @@
 // lanes per row (a warp on a GPU); or a thread per row, adding it alone; and one host thread.
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
@@ -67,14 +69,14 @@ void team_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
       });
 }
 
-// The matrix's rows as whole 16-byte packs on a GPU (nbk/core/packed.hpp): a row of p packs is
-// packs [i p, (i + 1) p) of the result. Empty where packs_of gives none, or where a row is not
+// The matrix's rows as whole 16-byte packs for GPU code (nbk/core/packed.hpp): a row of p packs
+// is packs [i p, (i + 1) p) of the result. Empty where packs_of gives none, or where a row is not
 // a whole number of packs (so its first element is not 16-byte aligned).
-template <class ExecSpace, class A>
+template <class Code, class A>
 auto row_packs(const A& a) {
   using Flat = decltype(flat(a));
   const bool whole = a.span_is_contiguous() && a.extent(1) % pack_width<typename A::non_const_value_type> == 0;
-  return packs_of<ExecSpace>(whole ? flat(a) : Flat(a.data(), 0));
+  return packs_of<Code>(whole ? flat(a) : Flat(a.data(), 0));
 }
 
 // A row per thread's vector lanes: on a GPU, teams of 8 threads of 32 lanes (256), each thread
@@ -82,11 +84,12 @@ auto row_packs(const A& a) {
 // 512 contiguous bytes of its row per step, a 16-byte pack a lane where the rows are whole packs
 // (128 bytes, a float a lane, elsewhere), and reduces by shuffles, with no block-wide barrier
 // per row (the team variant's cost). The lanes' loop is not unrolled (the PTX has one load an
-// iteration), so a pack a lane is what gives a lane 16 bytes in flight. On a host space a team
-// is one thread of one lane (a host team may not outnumber the pool's threads), so there it is
-// a thread per row.
-template <class ExecSpace, class A, class S>
-void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
+// iteration), so a pack a lane is what gives a lane 16 bytes in flight. Host code gives a team
+// one thread of one lane, a thread per row. GPU code on a host space (the tests) asks for 8
+// threads a team where the pool has them, fewer where not (a host team may not outnumber the
+// pool's threads): the rows a team takes follow the team size it got.
+template <class ExecSpace, class A, class S, class Code = CodeFor<ExecSpace>>
+void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums, Code = {}) {
   detail::check_arguments<ExecSpace, A, S>();
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
@@ -94,18 +97,22 @@ void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
   static_assert(pack_width<typename A::non_const_value_type> == 4, "rows of 4-byte elements");
   const auto rows = static_cast<Index>(a.extent(0)), columns = static_cast<Index>(a.extent(1));
   if (rows == 0) return;
-  constexpr int lanes = is_device_space_v<ExecSpace> ? 32 : 1;
-  constexpr int rows_per_team = is_device_space_v<ExecSpace> ? 8 : 1;
+  constexpr int lanes = is_gpu_code_v<Code> ? 32 : 1;
+  int rows_per_team = is_gpu_code_v<Code> ? 8 : 1;
+  if constexpr (!is_device_space_v<ExecSpace>)
+    rows_per_team = std::max(1, std::min(rows_per_team, Policy(exec, 1, 1).team_size_max(
+                                                            [](const Member&) {}, Kokkos::ParallelForTag())));
   const Index teams_needed = (rows + rows_per_team - 1) / rows_per_team;
   const int league = static_cast<int>(teams_needed < max_league ? teams_needed : max_league);
-  const auto packs = row_packs<ExecSpace>(a);
+  const auto packs = row_packs<Code>(a);
   const bool packed = packs.extent(0) > 0;
   const Index packs_per_row = columns / 4;
   Kokkos::parallel_for(
       "nbk::row_sum::vector", Policy(exec, league, rows_per_team, lanes), KOKKOS_LAMBDA(const Member& team) {
-        const Index stride = Index{team.league_size()} * rows_per_team;
-        for (Index first = Index{team.league_rank()} * rows_per_team; first < rows; first += stride) {
-          const Index last = first + rows_per_team < rows ? first + rows_per_team : rows;
+        const Index per_team = team.team_size();
+        const Index stride = Index{team.league_size()} * per_team;
+        for (Index first = Index{team.league_rank()} * per_team; first < rows; first += stride) {
+          const Index last = first + per_team < rows ? first + per_team : rows;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
             Value total = 0;
             if (packed) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <type_traits>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
@@ -48,12 +49,12 @@ inline float host_loop(const float* x, Index n) {
 // body with a branch: one pack a call left a thread 16 bytes in flight, as four floats did.
 // The calls' four loads are in bounds by construction, so nvcc issues them without a branch;
 // one more call adds the packs and floats that the quarters leave over.
-template <class ExecSpace, class View>
-float builtin_sum(const ExecSpace& exec, const View& x) {
+template <class ExecSpace, class View, class Code = CodeFor<ExecSpace>>
+float builtin_sum(const ExecSpace& exec, const View& x, Code = {}) {
   detail::check_input<ExecSpace, View>();
   static_assert(pack_width<float> == 4);
   const auto n = static_cast<Index>(x.extent(0));
-  const auto p = packs_of<ExecSpace>(x);
+  const auto p = packs_of<Code>(x);
   const auto packs = static_cast<Index>(p.extent(0));
   if (packs == 0)
     return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", range(exec, 0, n),
@@ -169,11 +170,12 @@ int max_team_size(const ExecSpace& exec) {
 }
 
 // partials(r) = sum of team r's slice. Each thread adds its share of the slice in a
-// register (strided on a GPU so that a warp reads consecutive 16-byte packs of floats; a
-// contiguous chunk on a CPU), stores it in team scratch, and the team halves the scratch array until one value
-// is left: thread t adds in element t + half while t < width - half (any team size works).
-template <class ExecSpace, class View, class Partials>
-void tree_partials(const ExecSpace& exec, const View& x, const Partials& partials, int team_size) {
+// register (GPU code: strided, so that a warp reads consecutive 16-byte packs of floats; host
+// code: a contiguous chunk), stores it in team scratch, and the team halves the scratch array
+// until one value is left: thread t adds in element t + half while t < width - half (any team
+// size works).
+template <class ExecSpace, class View, class Partials, class Code = CodeFor<ExecSpace>>
+void tree_partials(const ExecSpace& exec, const View& x, const Partials& partials, int team_size, Code = {}) {
   detail::check_input<ExecSpace, View>();
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Partials::memory_space>::accessible);
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -183,15 +185,15 @@ void tree_partials(const ExecSpace& exec, const View& x, const Partials& partial
   const Index n = static_cast<Index>(x.extent(0));
   const int league = static_cast<int>(partials.extent(0));
   if (league == 0) return;
-  // On a GPU, 16-byte packs where x allows them (nbk/core/packed.hpp): slices of whole packs,
+  // GPU code: 16-byte packs where x allows them (nbk/core/packed.hpp): slices of whole packs,
   // a warp reading 512 contiguous bytes per step; the last slice's odd floats one at a time.
   static_assert(pack_width<float> == 4, "a pack holds four floats");
-  const auto p = packs_of<ExecSpace>(x);
+  const auto p = packs_of<Code>(x);
   const Index width = p.extent(0) > 0 ? pack_width<float> : 1;
   const Index slice = ((n + league - 1) / league + width - 1) / width * width;
   // A plain bool, not `if constexpr` in the lambda: nvcc rejects a lambda whose first use of
   // a captured variable sits inside a constexpr-if.
-  const bool strided = is_device_space_v<ExecSpace>;
+  const bool strided = is_gpu_code_v<Code>;
   const auto policy =
       Policy(exec, league, team_size).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size)));
 
@@ -208,7 +210,10 @@ void tree_partials(const ExecSpace& exec, const View& x, const Partials& partial
             const auto v = p(c);
             mine += (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]);
           }
-          for (Index i = end / 4 * 4 + t; i < end; i += threads) mine += x(i);
+          // The floats past the slice's last whole pack. A slice past the data is empty
+          // (begin = end = n, not a whole pack): its tail starts at begin, not at n's last pack.
+          const Index tail = end / 4 * 4 > begin ? end / 4 * 4 : begin;
+          for (Index i = tail + t; i < end; i += threads) mine += x(i);
         } else if (strided) {
           for (Index i = begin + t; i < end; i += threads) mine += x(i);
         } else {
@@ -232,7 +237,7 @@ void tree_partials(const ExecSpace& exec, const View& x, const Partials& partial
 }
 
 // The tree with its partials array allocated once, so that timed calls allocate nothing.
-template <class ExecSpace>
+template <class ExecSpace, class Code = CodeFor<ExecSpace>>
 class TreeSum {
  public:
   using Partials = Kokkos::View<float*, typename ExecSpace::memory_space>;
@@ -248,7 +253,7 @@ class TreeSum {
   // The document's way: copy the partials to the host and add them there, in order, in float.
   template <class View>
   float finish_on_host(const View& x) {
-    tree_partials(exec_, x, partials_, shape_.team_size);
+    tree_partials(exec_, x, partials_, shape_.team_size, Code{});
     Kokkos::deep_copy(exec_, host_partials_, partials_);
     nbk::fence(exec_, "nbk::sum::tree partials to host");
     float total = 0.0f;
@@ -259,7 +264,7 @@ class TreeSum {
   // A second reduction on the space adds the partials; only one float comes back.
   template <class View>
   float finish_on_device(const View& x) {
-    tree_partials(exec_, x, partials_, shape_.team_size);
+    tree_partials(exec_, x, partials_, shape_.team_size, Code{});
     const Partials partials = partials_;
     return reduce_into_host<Kokkos::Sum, float>(
         "nbk::sum::tree_finish", range(exec_, 0, static_cast<Index>(shape_.league)),
