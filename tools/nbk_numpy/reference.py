@@ -15,7 +15,6 @@ import dataclasses
 import datetime
 import fractions
 import gc
-import glob
 import json
 import math
 import os
@@ -23,7 +22,6 @@ import platform
 import re
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,9 +46,9 @@ class UsageError(Exception):
 
 Variant = collections.namedtuple("Variant", "name expression document", defaults=("",))
 # One experiment: its rank (extents of a size), repetitions, and the variants the reference runs
-# (static, so that --list works without NumPy); `build(np, size, seed)` makes a Problem for one
-# size. Its sizes are the programs' (sizes_of), never restated here.
-Workload = collections.namedtuple("Workload", "name title document rank variants build repetitions seeded")
+# (static, so that --list works without NumPy) and the programs' default sizes; `build(np, size, seed)`
+# makes a Problem for one size.
+Workload = collections.namedtuple("Workload", "name title document rank variants build repetitions seeded sizes")
 
 
 @dataclasses.dataclass
@@ -478,46 +476,48 @@ def build_pi(np, size, seed):
 
 
 # The workloads: (experiment, what, document, rank, {the programs' variant: the expression timed, or
-# (expression, the document's figure)}, repetitions, seeded); each built by build_<experiment>.
+# (expression, the document's figure)}, repetitions, seeded, the programs' default sizes); each built
+# by build_<experiment>. The sizes are those of the programs' --help (tools/tests checks them against
+# the newest GPU record in results/); a run's own JSON beside --out comes first.
 TABLE = [
     ("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
-     {"resident": "np.add(x, 1, out=x)  (x += 1)"}, 1, False),
+     {"resident": "np.add(x, 1, out=x)  (x += 1)"}, 1, False, "2^31"),
     ("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
-     {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"}, 5, True),
+     {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"}, 5, True, "134217571"),
     ("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
-     {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"}, 5, True),
+     {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"}, 5, True, "4000000"),
     ("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
-     {"mdrange-auto": "np.maximum(a, b, out=c)"}, 5, True),
+     {"mdrange-auto": "np.maximum(a, b, out=c)"}, 5, True, "32x32x32 128x128x128 256x256x256"),
     ("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
-     {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")}, 5, False),
+     {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")}, 5, False, "1000000"),
     ("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
-     {"scaled": "np.hypot(x, y, out=h)"}, 5, True),
+     {"scaled": "np.hypot(x, y, out=h)"}, 5, True, "1000000"),
     ("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
-     {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"}, 5, True),
+     {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"}, 5, True, "1000000"),
     ("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
      {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
-                  "np.sqrt(dx * dx + dy * dy)"}, 5, True),
+                  "np.sqrt(dx * dx + dy * dy)"}, 5, True, "1000000"),
     ("add", "out = x + y in int64 and float32", "seed 003", 1,
      {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
-      "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, 5, False),
+      "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, 5, False, "4 16 100000 16777216"),
     ("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
-     {"mdrange-auto": "np.add(a, b, out=c)"}, 5, True),
+     {"mdrange-auto": "np.add(a, b, out=c)"}, 5, True, "4096x4096"),
     ("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
-     {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"}, 5, True),
+     {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"}, 5, True, "1000x1000 16384x4096"),
     ("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
      {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
-      "float-acc": "np.sqrt((a * a).sum(axis=1))"}, 5, True),
+      "float-acc": "np.sqrt((a * a).sum(axis=1))"}, 5, True, "10x2 1000000x3"),
     ("matmul", "C = A B over float32 matrices", "seed 003", 3,
-     {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"}, 5, True),
+     {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"}, 5, True, "1024x1024x1024"),
     ("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
-     {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS}, 5, True),
+     {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS}, 5, True, "10000000"),
     ("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
      {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
-                    "np.count_nonzero(x * x + y * y <= 1)"}, 3, True),
+                    "np.count_nonzero(x * x + y * y <= 1)"}, 3, True, "1536x10000 131072x8192"),
 ]
 
 
-def _workload(name, title, document, rank, variants, repetitions, seeded):
+def _workload(name, title, document, rank, variants, repetitions, seeded, sizes):
     variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
 
     def build(np, size, seed):
@@ -526,12 +526,10 @@ def _workload(name, title, document, rank, variants, repetitions, seeded):
         for case in problem.cases:
             case.variant = next(v for v in variants if v.name == case.variant)
         return problem
-    return Workload(name, title, document, rank, variants, build, repetitions, seeded)
+    return Workload(name, title, document, rank, variants, build, repetitions, seeded,
+                    [parse_size(t, rank, name) for t in sizes.split()])
 
 
-_ALL = {row[0]: _workload(*row) for row in TABLE}
-# The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
-WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
 
 # ---------------------------------------------------------------------------------- sizes
 
@@ -561,6 +559,11 @@ def size_text(size):
 
 def scaled(size, scale):
     return (max(1, int(round(size[0] * scale))),) + tuple(size[1:])
+
+
+_ALL = {row[0]: _workload(*row) for row in TABLE}
+# The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
+WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
 
 
 # ---------------------------------------------------------------------------------- machine
@@ -740,11 +743,11 @@ openmp. A baseline, not a test. Rows are "verified" only where an independent ch
   nbk-numpy --scale 0.01                        every first extent scaled (quick runs)
 
 The experiments are those of experiments.txt that NumPy expresses. Their sizes are the programs':
-those of their JSON beside --out (RUN/<experiment>.json for --out RUN/numpy), else the default a
-built program's --help states (NBK_BUILD_DIR, else build/<preset>/), else its source's.
+those of their JSON beside --out (RUN/<experiment>.json for --out RUN/numpy), else the programs'
+default sizes (--list shows them).
 add_one's 2^31 int32 (8 GiB) shrinks by halves until it fits in half the available memory
 (the row's note says so). Without NumPy ({sys.executable} has none: apt-get install
-python3-numpy) it prints one line and exits 0, writing nothing. Bad input: one line, exit 2.
+python3-numpy) it prints one line and exits 2, writing nothing. Bad input: one line, exit 2.
 A failed check: the JSON is written, exit 1.
 """
 
@@ -813,57 +816,21 @@ def parse_args(argv):
 
 
 def program_sizes(workload, out_dir):
-    """The programs' sizes of an experiment: those its JSON beside --out holds (RUN/<experiment>.json
-    for --out RUN/numpy, as scripts/run-experiments.sh runs it), else the default its built program's
-    --help states (NBK_BUILD_DIR, else build/<preset>/); None where neither is at hand."""
-    texts = []
+    """The sizes of the programs' JSON beside --out (RUN/<experiment>.json for --out RUN/numpy, as
+    scripts/run-experiments.sh runs it), else the programs' default sizes (TABLE)."""
     try:
         with open(os.path.join(os.path.dirname(os.path.abspath(out_dir)), workload.name + ".json"),
                   encoding="utf-8") as f:
             texts = [r["size"] for r in json.load(f).get("results") or [] if isinstance(r, dict) and r.get("size")]
-    except (OSError, ValueError, AttributeError):
-        pass
-    program = "apps/{0}/nbk-{1}".format(workload.name, workload.name.replace("_", "-"))
-    builds = [os.environ["NBK_BUILD_DIR"]] if os.environ.get("NBK_BUILD_DIR") else sorted(
-        glob.glob(os.path.join(REPO, "build", "*", "")))
-    for path in [os.path.join(b, program) for b in builds] if not texts else []:
-        try:
-            help_text = " ".join(subprocess.run([path, "--help"], capture_output=True, text=True, timeout=20).stdout.split())
-        except (OSError, subprocess.SubprocessError):
-            continue
-        m = re.search(r"problem size \(.*?\); default: (.*?)\. ", help_text)
-        if m:
-            texts = m.group(1).split(", ")
-            break
-    try:
-        return list(dict.fromkeys(parse_size(str(t), workload.rank, workload.name) for t in texts)) or None
-    except UsageError:
-        return None
-
-
-def source_sizes(workload):
-    """The programs' default sizes where their source states them (`e.sizes = {Size{...}, ...}` in
-    lib/nbk/<experiment>/experiment.cpp); None without that source."""
-    try:
-        with open(os.path.join(REPO, "lib", "nbk", workload.name, "experiment.cpp"), encoding="utf-8") as f:
-            found = re.search(r"\be\.sizes = (?:e\.\w+ = )?\{(.*?)\};", f.read(), re.S)
-    except OSError:
-        return None
-    sizes = []
-    for extents in re.findall(r"Size\{((?:[^{}]|\{\d+\})*)\}", found.group(1) if found else ""):
-        extents = re.sub(r"std::int64_t\{(\d+)\}", r"\1", extents)
-        if re.fullmatch(r"[\d\s()<+\-,]+", extents):  # integers, shifts and sums: Python's arithmetic too
-            sizes.append(tuple(eval(f"({extents},)", {"__builtins__": {}})))
-    return sizes or None
+        return list(dict.fromkeys(parse_size(str(t), workload.rank, workload.name) for t in texts)) or workload.sizes
+    except (OSError, ValueError, AttributeError, UsageError):
+        return workload.sizes
 
 
 def sizes_of(args, workload):
     if workload.name in args.sizes:
         return args.sizes[workload.name]
-    sizes = program_sizes(workload, args.out) or source_sizes(workload)
-    if not sizes:
-        raise UsageError(f"{workload.name}: no sizes (no program's JSON beside --out, no built program, no "
-                         f"lib/nbk/{workload.name}/experiment.cpp): give --size {workload.name}=SIZE")
+    sizes = program_sizes(workload, args.out)
     if args.scale_value is not None:  # two sizes may scale to one
         return list(dict.fromkeys(scaled(s, args.scale_value) for s in sizes))
     return list(sizes)
