@@ -52,6 +52,7 @@ def capture(build, out):
     os.makedirs(out, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="false")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    failed = []
     for name in experiments(root):
         program = os.path.join(build, "apps", name, "nbk-" + name.replace("_", "-"))
         args = [program] + REQUESTS.get(name, []) + (COMMON if name != "device_info" else [])
@@ -61,6 +62,10 @@ def capture(build, out):
         with open(os.path.join(out, name + ".txt"), "w") as f:
             f.write(run.stdout)
         print(f"{name}: exit {run.returncode}")
+        if run.returncode != 0:  # a run that failed its checks, or refused its input, is no baseline
+            failed.append(f"{name} (exit {run.returncode})")
+    if failed:
+        sys.exit("compare_runs: " + ", ".join(failed) + " did not exit 0")
 
 
 def tables(text):

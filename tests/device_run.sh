@@ -5,7 +5,8 @@
 # run, with FAKE_ERRORS set), so the sanitize step's verdicts are checked both ways. A stand-in
 # program, nbk-slow, sleeps while it is killed, as the device tool's time limit kills a call:
 # the programs that finished before it must be in $OUT.
-# Usage: device_run.sh SOURCE_DIR NBK_TESTS NBK_DEVICE_INFO NBK_COUNTER NBK_HISTOGRAM
+# Usage: device_run.sh SOURCE_DIR NBK_TESTS NBK_DEVICE_INFO NBK_COUNTER NBK_HISTOGRAM [NBK_PROGRAM...]
+# (the sanitize step's programs: sum, row_sum, matmul and pi besides counter and histogram)
 set -euo pipefail
 source_dir=$1; shift
 work=$(mktemp -d)
@@ -20,7 +21,11 @@ tar -czf "$dev/payload.tar.gz" -C "$stage" .
 cp "$source_dir/scripts/device-run.sh" "$dev/run.sh"
 cat >"$work/fake/compute-sanitizer" <<'EOF'
 #!/usr/bin/env bash
-tool=$2; shift 4  # --tool NAME --print-limit N
+# --tool NAME, then options up to the program; memcheck must pad allocations (docs/gpu.md).
+tool=$2; shift 2; options=()
+while [[ $# -gt 0 && $1 != */nbk* ]]; do options+=("$1"); shift; done
+[[ -x ${1:-} ]] || { echo "compute-sanitizer stand-in: no program ${1:-} in the pack"; exit 1; }
+[[ $tool != memcheck || " ${options[*]} " == *" --padding "* ]] || { echo "stand-in: memcheck without --padding"; exit 1; }
 "$@" >/dev/null 2>&1
 if [[ $tool == racecheck ]]; then echo "========= RACECHECK SUMMARY: 3 hazards displayed (0 errors, 3 warnings)"
 elif [[ " $* " == *" --inject-bug "* || -n ${FAKE_ERRORS:-} ]]; then echo "========= ERROR SUMMARY: 2 errors"
@@ -51,11 +56,16 @@ run 0 info tests apps sanitize
 [[ $(ls "$out") == $'log.txt\nresults.tar.gz' ]] || fail "\$OUT holds $(ls "$out" | tr '\n' ' '), not log.txt and results.tar.gz"
 packed=$(tar -tzf "$out/results.tar.gz")
 for file in log.txt device_info.json tests.json counter.json sanitizer-histogram-injected.txt sanitizer-histogram.txt \
-            sanitizer-tests-memcheck.txt sanitizer-tests-racecheck.txt; do
+            sanitizer-sum-memcheck.txt sanitizer-matmul-racecheck.txt sanitizer-counter-racecheck.txt; do
   grep -qx "./$file" <<<"$packed" || fail "results.tar.gz lacks $file"
 done
 grep -q '"name": "Ranks"' <(tar -xzOf "$out/results.tar.gz" ./tests.json) || fail "tests.json has no Ranks tests"
 grep -q 'expected errors' "$out/log.txt" || fail "the injected bug's memcheck verdict is missing"
+
+run 0 smoke  # GPU tests (none in a host build), the two memcheck verdicts, every program once
+for line in 'sanitize histogram-injected (memcheck).*expected errors' 'smoke: counter at 16'; do
+  grep -q "$line" "$out/log.txt" || fail "the smoke step's log lacks '$line'"
+done
 
 PROFILE_APPS=counter run 0 profile  # ncu's figures for each program, packed
 tar -xzOf "$out/results.tar.gz" ./ncu-counter.txt | grep -q dram__throughput || fail "the profile step packed no ncu figures"
@@ -82,4 +92,4 @@ for file in counter.json counter.txt log.txt; do
   grep -qx "./$file" <<<"$packed" || fail "a killed run's results.tar.gz lacks $file: $(tr '\n' ' ' <<<"$packed")"
 done
 grep -q "== counter" "$out/log.txt" || fail "the log in \$OUT lacks the program that finished"
-echo "device_run: 5 runs of run.sh as expected (one killed mid-apps, its finished programs kept)"
+echo "device_run: 6 runs of run.sh as expected (one killed mid-apps, its finished programs kept)"

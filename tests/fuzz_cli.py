@@ -4,8 +4,9 @@
 For every program of experiments.txt and every option its --help lists, runs generated values
 (empty, blanks, huge, negative, non-numeric, mixed units, shapes of the wrong rank, unknown
 names, paths that are directories or cannot be written) on top of a small valid command line,
-each under a timeout. Requires: exit 0, 1 or 2 only; exit 2 with exactly one stderr line for
-every malformed value; no sanitizer report; no run past its timeout.
+each under a timeout. Requires: exit 0 or 2 only (exit 1, a failed check, is a wrong answer, never
+a pass); exit 2 with exactly one stderr line for every malformed value; no sanitizer report; no
+run past its timeout.
 
   fuzz_cli.py --experiments experiments.txt --programs BUILD/apps [--seed N] [--cases N]
               [--timeout S] [--jobs N]
@@ -141,7 +142,9 @@ def main():
         lines = err.rstrip("\n").split("\n") if err.strip() else []
         if rc == "timeout":
             return f"{shown}: ran past {a.timeout} s"
-        if rc not in (0, 1, 2):
+        if rc == 1:
+            return f"{shown}: exit 1, a check failed (a wrong answer)\n{err}"
+        if rc not in (0, 2):
             return f"{shown}: exit {rc}\n{err}"
         if re.search(r"Sanitizer|runtime error:", err):
             return f"{shown}: sanitizer report\n{err}"
