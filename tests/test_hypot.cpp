@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "nbk/hypot/kernels.hpp"
@@ -54,6 +55,51 @@ TYPED_TEST(Hypot, HugeAndTinyInputsWhereTheNaiveFormFails) {
   const auto h64 = scaled_on<TypeParam, double>({1e300, 1e-300}, {1e300, 1e-300});
   EXPECT_NEAR(h64[0], std::sqrt(2.0) * 1e300, 1e285);
   EXPECT_NEAR(h64[1], std::sqrt(2.0) * 1e-300, 1e-315);
+}
+
+// C's rules for the special values, and the ends of the range, in float and double. The pairs
+// repeat over 4096 elements at shifting offsets, so that the vectorized body of a host loop
+// meets each of them in every lane, not only the scalar loop that finishes it.
+template <class Space, class T>
+void special_values_as_std_hypot() {
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const T max = std::numeric_limits<T>::max(), min = std::numeric_limits<T>::min();
+  const T tiny = std::numeric_limits<T>::denorm_min();
+  const std::vector<std::pair<T, T>> pairs = {
+      {inf, 0},     {0, -inf},   {inf, nan},  {nan, -inf}, {inf, inf},   {-inf, max},  {nan, 0},
+      {3, nan},     {nan, nan},  {max, 0},    {max, max},  {max, 1},     {-max, max / 2}, {min, min},
+      {tiny, 0},    {tiny, tiny}, {-tiny, 3 * tiny}, {min, tiny}, {0, 0}, {-0.0, -0.0}, {1, tiny},
+      {max, tiny},  {T(3), T(4)}, {T(1e-3), T(1e3)}};
+  std::vector<T> x, y;
+  for (int i = 0; x.size() < 4096; ++i) {
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const auto& p = pairs[(k + i) % pairs.size()];
+      x.push_back(i % 2 ? p.second : p.first);  // both orders
+      y.push_back(i % 2 ? p.first : p.second);
+    }
+    x.push_back(T(1 + i));  // one pair more: the next round starts at another lane
+    y.push_back(T(2));
+  }
+  const auto h = scaled_on<Space, T>(x, y);
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const T expected = std::hypot(x[i], y[i]);
+    if (std::isnan(expected) || std::isinf(expected)) {
+      EXPECT_EQ(std::isnan(h[i]), std::isnan(expected)) << "hypot(" << x[i] << ", " << y[i] << ") = " << h[i] << ", element " << i;
+      EXPECT_EQ(std::isinf(h[i]), std::isinf(expected)) << "hypot(" << x[i] << ", " << y[i] << ") = " << h[i] << ", element " << i;
+      EXPECT_FALSE(std::signbit(h[i])) << "element " << i;
+    } else {
+      // 3 ulp of the result (the document's form rounds five times); a subnormal result is
+      // rounded at the subnormals' fixed spacing, which the bound includes.
+      EXPECT_NEAR(h[i], expected, 2 * std::numeric_limits<T>::epsilon() * expected + 2 * tiny)
+          << "hypot(" << x[i] << ", " << y[i] << "), element " << i;
+      EXPECT_FALSE(std::signbit(h[i])) << "element " << i;
+    }
+  }
+}
+
+TYPED_TEST(Hypot, SpecialValuesAndTheEndsOfTheRangeAsStdHypot) {
+  special_values_as_std_hypot<TypeParam, float>();
+  special_values_as_std_hypot<TypeParam, double>();
 }
 
 TEST(HypotNaive, OverflowsAndUnderflowsWhereTheScaledFormDoesNot) {
