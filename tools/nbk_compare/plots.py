@@ -1,6 +1,7 @@
 """nbk-report's PNG plots, with matplotlib's Agg backend (no display, no pyplot state): small
 multiples (a panel per workload), paged (times-2.png, ...) so that no figure is taller than
-MAX_HEIGHT_PX:
+MAX_HEIGHT_PX, after the first figure, speedup.png (each workload's speed-up over the best CPU
+row of the best GPU row and of NumPy, bars on one log axis):
 times.png        best time against elements per CPU run and GPU run, the crossover marked
 bandwidth.png    GB/s of each space's best row against that run's reference
 sweeps.png       each size sweep of every run, and the crossovers
@@ -10,7 +11,7 @@ import os
 import struct
 import sys
 
-from .compare import format_gbps, format_pct
+from .compare import format_gbps, format_pct, format_ratio, format_time
 from .gbench import format_size
 
 
@@ -59,11 +60,17 @@ def png_size(path):
 
 
 def _style_time_axes(ax, ticker, title=None):
-    """Log-log, powers of two along x, times along y; a small panel's title when given."""
+    """Log-log, powers of two along x, times along y labelled at whole decades only (one style, never
+    10^-1 beside 10 ms), the y range whole decades so that a few % never fills the panel."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
+    ax.yaxis.set_major_locator(ticker.LogLocator(base=10))
     ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+    low, high = ax.get_ylim()
+    low, high = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    ax.set_ylim(10.0 ** low, 10.0 ** max(high, low + 1))
     ax.grid(which="major", alpha=0.3)
     if title:
         ax.set_title(title, fontsize=9, loc="left")
@@ -75,6 +82,12 @@ def _time_tick(seconds, _):
         if seconds >= scale * 0.999 or unit == "ns":
             return f"{seconds / scale:g} {unit}"
     return ""
+
+
+def _unit_ticks(ticker, largest):
+    """Ticks of a linear time axis from 0, all in the unit of its largest value."""
+    unit, scale = next(((u, s) for u, s in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)) if largest >= s), ("ns", 1e-9))
+    return ticker.FuncFormatter(lambda v, _: f"{v / scale:g} {unit}")
 
 
 # ---------------------------------------------------------------------------------- runs
@@ -130,16 +143,37 @@ def plot_run_times(runs, lines, path):
     cpus = cpu_runs(runs)
     gpus = [r for r in runs if r.has_device]
 
+    curves = [(f"CPU {r.label}", "-", "o", lambda e, r=r: e.run is r and e.cpu_variant) for r in cpus]
+    curves += [(REFERENCE_SPACES[s] + ("" if r.label == s else f" {r.label}"), "-.", "x",
+                lambda e, r=r, s=s: e.run is r and e.space == s)
+               for s in reference_spaces(runs) for r in reference_runs(runs, s)]
+    curves += [(f"GPU {r.label}{how}", style, marker, lambda e, r=r, x=x: e.run is r and e.on_device and e.crosses_link == x)
+               for r in gpus for how, style, marker, x in ((" resident", "--", "s", False),
+                                                           (" + transfers", ":", "^", True))]
+
+    def _bars(ax, line, curves, mine):
+        """A workload of one size: each curve's best time as a bar on a linear axis from 0."""
+        found = [(label, xy[0][1], i) for i, (label, _, _, pick) in enumerate(curves)
+                 if (xy := _curves_by_size(mine, pick))]
+        ys = range(len(found))
+        ax.barh(ys, [t for _, t, _ in found], color=[f"C{i % 10}" for _, _, i in found], height=0.6)
+        for y, (_, t, _) in zip(ys, found):
+            ax.annotate(format_time(t), (t, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
+        ax.set_yticks(list(ys), [label for label, _, _ in found], fontsize=7)
+        ax.invert_yaxis()
+        largest = max(t for _, t, _ in found)
+        ax.set_xlim(0, largest * 1.3)
+        ax.xaxis.set_major_formatter(_unit_ticks(ticker, largest))
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", alpha=0.3)
+        size = next(e.size for e in mine if e.usable and e.elements)
+        ax.set_title(f"{line.experiment} {format_size(size)}: best time", fontsize=9, loc="left")
+
     def draw(ax, line):
         mine = [e for r in runs for e in r.entries if e.experiment == line.experiment]
+        if len({e.elements for e in mine if e.usable and e.elements}) == 1:
+            return _bars(ax, line, curves, mine)
         cpu_best = {}
-        curves = [(f"CPU {r.label}", "-", "o", lambda e, r=r: e.run is r and e.cpu_variant) for r in cpus]
-        curves += [(REFERENCE_SPACES[s] + ("" if r.label == s else f" {r.label}"), "-.", "x",
-                    lambda e, r=r, s=s: e.run is r and e.space == s)
-                   for s in reference_spaces(runs) for r in reference_runs(runs, s)]
-        curves += [(f"GPU {r.label}{how}", style, marker, lambda e, r=r, x=x: e.run is r and e.on_device and e.crosses_link == x)
-                   for r in gpus for how, style, marker, x in ((" resident", "--", "s", False),
-                                                               (" + transfers", ":", "^", True))]
         for i, (label, style, marker, pick) in enumerate(curves):
             xy = _curves_by_size(mine, pick)
             if xy:
@@ -229,6 +263,44 @@ def plot_run_sweeps(found, path):
         ax.legend(fontsize=6, loc="upper left")
 
     return _small_multiples(found, draw, path, "Size sweeps: time against elements (log-log) and the crossovers")
+
+
+def plot_speedups(lines, path):
+    """The answer at a glance: per workload, the speed-up over the best CPU row of the best GPU row
+    (data resident, and with transfers) and of NumPy, bars on one log axis; a series with no value
+    anywhere is left out. None when there is no speed-up to draw."""
+    Figure, Canvas, ticker = _matplotlib()
+    series = [("best GPU, data resident", lambda line: line.speedup(line.resident)),
+              ("best GPU, with transfers", lambda line: line.speedup(line.transfers)),
+              ("NumPy", lambda line: line.cpu.time / line.references["numpy"].time
+               if line.cpu and line.references.get("numpy") else None)]
+    lines = [line for line in lines if any(fn(line) for _, fn in series)]
+    values = [(name, [fn(line) for line in lines]) for name, fn in series]
+    values = [(name, v) for name, v in values if any(v)]
+    if not values:
+        return None
+    fig = Figure(figsize=(10, min(MAX_HEIGHT_PX / DPI - 1, 1.4 + 0.14 * len(lines) * len(values))), layout="constrained")
+    ax = fig.subplots()
+    height = 0.8 / len(values)
+    for k, (name, v) in enumerate(values):
+        ys = [i + (k - (len(values) - 1) / 2) * height for i in range(len(lines))]
+        ax.barh(ys, [x - 1 if x else 0 for x in v], height=height * 0.9, left=1, color=f"C{k}", label=name)
+        for y, x in zip(ys, v):
+            if x:
+                ax.annotate(format_ratio(x), (x, y), xytext=(3 if x >= 1 else -3, 0), textcoords="offset points",
+                            va="center", ha="left" if x >= 1 else "right", fontsize=7)
+    found = [x for _, v in values for x in v if x]
+    ax.set_xscale("log")
+    ax.set_xlim(min(0.5, min(found)) / 2, max(2.0, max(found)) * 4)
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.axvline(1, color="black", linewidth=1)
+    ax.set_yticks(range(len(lines)), [f"{line.experiment} {format_size(line.size)}" for line in lines], fontsize=8)
+    ax.invert_yaxis()
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_xlabel("speed-up over the best CPU row (log scale; right of the black line: faster)")
+    ax.legend(fontsize=8, loc="lower right")
+    return _save(fig, Canvas, path)
 
 
 def write_run_plots(runs, lines, found, out_dir):

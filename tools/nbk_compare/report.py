@@ -376,15 +376,15 @@ def experiments_section(doc, runs):
 
 # ---------------------------------------------------------------------------------- plots
 
-def _plots(doc, plots_wanted, write, nothing=None):
-    """The PNGs write(plots) makes, each with its title; or why there are none."""
+def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
+    """The PNGs write(plots) makes, each with its title; or why there are none (unless quiet)."""
     if not plots_wanted:
         return doc.p("Plots not requested (--no-plots).")
     from . import plots
     try:
         written = write(plots)
     except plots.PlotsUnavailable as e:
-        return doc.p(f"Plots skipped: {e}.")
+        return None if quiet else doc.p(f"Plots skipped: {e}.")
     if not written and nothing:
         doc.p(nothing)
     for path, title in written:
@@ -408,6 +408,10 @@ def build(runs, out_dir, title, plots_wanted=True, html_too=True, bench=()):
     doc = Doc()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     doc.md("header", title, now, runs, [f"`{p}`: {why}" for r in runs for p, why in r.skipped])
+    if plots_wanted and lines:  # the answer at a glance, first (the Plots section says why when it cannot)
+        _plots(doc, True, lambda plots: [(p, "Speed-up over the best CPU row, per workload") for p in
+                                         [plots.plot_speedups(lines, os.path.join(out_dir, "speedup.png"))] if p],
+               quiet=True)
     summary_section(doc, runs, lines)
     machine_section(doc, runs)
     crossover_section(doc, runs, found)

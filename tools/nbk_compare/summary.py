@@ -240,7 +240,13 @@ def summary_table(runs, lines):
         for gpu in (line.resident, line.transfers):
             row += (_cells(gpu, len(gpus)) + [cmpmod.format_ratio(line.speedup(gpu))]) if gpu else ["-"] * 4
         rows.append(row)
-    return groups, rows
+    # a group with no value in any row (the GPU's, for runs without one) is left out
+    starts = [0]
+    for _, subs in groups:
+        starts.append(starts[-1] + len(subs))
+    kept = [i for i, (a, b) in enumerate(zip(starts, starts[1:])) if i == 0 or any(r[a:b] != ["-"] * (b - a) for r in rows)]
+    columns = [c for i in kept for c in range(starts[i], starts[i + 1])]
+    return [groups[i] for i in kept], [[r[c] for c in columns] for r in rows]
 
 
 def text_columns(groups):
@@ -266,6 +272,12 @@ def legend(runs, lines):
             "best CPU variant's variant at that size (else its fastest there); CPU speed-up = its time / the best CPU "
             f"variant's (>1: ours is faster). From {', '.join(r.label for r in reference_runs(runs, space))}."
             for space in reference_spaces(runs)]
+    over = [f"{line.experiment} {cmpmod.format_pct(line.transfers.fraction)}" for line in lines
+            if line.transfers and (line.transfers.fraction or 0) > 1]
+    if over:
+        out.append(f"% link above 100% ({', '.join(over)}): % link is the time the reads take up and the writes "
+                   "back at the pageable copy rates the program measured, one after the other, over the call's time; "
+                   "these calls beat that bound (their copies overlap, or run faster than pageable ones).")
     out += [f"{line.experiment}: {note}" for line in lines for note in line.notes]
     return out
 

@@ -139,7 +139,7 @@ class Report(unittest.TestCase):
             self.assertEqual(rc, 0, err)
             self.assertIn("NumPy (1 thread)", out)
             row = next(ln for ln in out.splitlines() if ln.startswith("add_one"))
-            self.assertRegex(row, r"resident openmp +300\.0 ms +179% \| resident +200\.0 ms +0\.67x \|")
+            self.assertRegex(row, r"resident openmp +300\.0 ms +179% \| resident +200\.0 ms +0\.67x$")
             md = read(os.path.join(run, "report", "index.md"))
             self.assertIn("| variant | size | serial | openmp | numpy |", md)
             self.assertIn("| NumPy reference (tools/nbk-numpy) | NumPy 1.24.2, 1 thread(s); BLAS: OpenBLAS", md)

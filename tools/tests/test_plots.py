@@ -9,7 +9,7 @@ import unittest
 from nbk_compare import plots
 
 from .helpers import TOOLS, have_matplotlib, read, run_tool
-from .runs_fixtures import cpu_and_gpu_runs
+from .runs_fixtures import cpu_and_gpu_runs, cpu_run_with_numpy
 
 
 @unittest.skipUnless(have_matplotlib(), "matplotlib not importable by this interpreter (python3-matplotlib)")
@@ -21,14 +21,29 @@ class Plots(unittest.TestCase):
             rc, _, err = run_tool("nbk-report", cpu, gpu, "--out", out, "--quiet")
             self.assertEqual(rc, 0, err)
             pngs = sorted(n for n in os.listdir(out) if n.endswith(".png"))
-            self.assertEqual(pngs, ["bandwidth.png", "sweeps.png", "times.png"])
+            self.assertEqual(pngs, ["bandwidth.png", "speedup.png", "sweeps.png", "times.png"])
             md = read(os.path.join(out, "index.md"))
+            self.assertLess(md.index("](speedup.png)"), md.index("## Summary"))  # the first thing shown
             for name in pngs:
                 self.assertIn(f"]({name})", md)
                 width, height = plots.png_size(os.path.join(out, name))
                 self.assertGreater(width, 300)
                 self.assertGreater(height, 200)
                 self.assertLessEqual(height, plots.MAX_HEIGHT_PX)
+
+
+    def test_a_cpu_only_run_opens_with_the_speedup_picture(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = cpu_run_with_numpy(tmp)
+            out = os.path.join(tmp, "report")
+            rc, summary, err = run_tool("nbk-report", run, "--out", out)
+            self.assertEqual(rc, 0, err)
+            md = read(os.path.join(out, "index.md"))
+            self.assertLess(md.index("](speedup.png)"), md.index("## Summary"))
+            self.assertLess(md.index("](speedup.png)"), md.index(".png)", md.index("## Summary")))
+            table = md[md.index("## Summary"):md.index("## Machine")]
+            self.assertNotIn("GPU", table.splitlines()[2])  # no empty GPU columns
+            self.assertNotIn("GPU", summary.splitlines()[0])
 
 
 class WithoutMatplotlib(unittest.TestCase):
