@@ -299,7 +299,7 @@ def plot_speedups(lines, path):
     ax.invert_yaxis()
     ax.grid(axis="x", alpha=0.3)
     ax.set_xlabel("speed-up over the best CPU row (log scale; right of the black line: faster)")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=len(values), frameon=False)
     return _save(fig, Canvas, path)
 
 
