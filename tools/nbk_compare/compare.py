@@ -6,47 +6,24 @@ import io
 import json
 
 from . import stats
-from .gbench import format_size, size_sort_key
+from .fmt import MISSING, format_gbps, format_p, format_pct, format_ratio, format_size, format_time
+from .gbench import size_sort_key
 
 DEFAULT_ALPHA = 0.05
+# The bandwidth reference, one rule for benchmarks and programs' rows alike (runs.reference_of): the
+# memcpy probe of the same space in the same file, else (files written before it existed) its Kokkos
+# copy probe; the one-thread 'host' variants are judged against serial's.
+REFERENCE_KINDS = ("memcpy", "copy")
 DEFAULT_REFERENCE = "probe/memcpy"
-# Files written before the memcpy probe existed have only the Kokkos copy probe.
-FALLBACK_REFERENCE = "probe/copy"
+
+
+def reference_space(space):
+    return "serial" if space == "host" else space
 DEFAULT_BASELINE = "serial"
-MISSING = "-"
 
 
 class UsageError(Exception):
     """A request that does not fit the inputs (unknown baseline, ...); one line."""
-
-
-# ---------------------------------------------------------------------------------- format
-
-def format_time(seconds):
-    if seconds is None:
-        return MISSING
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-        if abs(seconds) >= scale or unit == "ns":
-            return f"{seconds / scale:#.4g}".rstrip(".") + f" {unit}"
-    return MISSING
-
-
-def format_gbps(gbps):
-    return MISSING if gbps is None else f"{gbps:.0f}" if gbps >= 100 else \
-        f"{gbps:#.3g}".rstrip(".") if gbps >= 0.001 else f"{gbps:.2g}"
-
-
-def format_ratio(ratio):
-    return MISSING if ratio is None else next((f"{ratio:{spec}}x" for bound, spec in (
-        (100, ".0f"), (10, ".1f"), (0.01, ".2f")) if ratio >= bound), f"{ratio:.2g}x")
-
-
-def format_pct(fraction):
-    return MISSING if fraction is None else f"{fraction * 100:.1f}%" if fraction < 0.1 else f"{fraction * 100:.0f}%"
-
-
-def format_p(p):
-    return MISSING if p is None else f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
 
 
 # ---------------------------------------------------------------------------------- compare
@@ -218,10 +195,9 @@ def _reference_run(column, family, columns=()):
     """The reference benchmark (e.g. probe/memcpy) of the same space in the same file: its
     largest size. The default family falls back to probe/copy in files without it; the
     'host' space (one host thread outside Kokkos) is judged against serial's reference."""
-    families = [family] + ([FALLBACK_REFERENCE] if family == DEFAULT_REFERENCE else [])
-    runs = column.runs
-    if column.space == "host":
-        runs = runs + [r for c in columns if c.file is column.file and c.space == "serial" for r in c.runs]
+    families = [f"probe/{k}" for k in REFERENCE_KINDS] if family == DEFAULT_REFERENCE else [family]
+    runs = column.runs + [r for c in columns if c.file is column.file and c.space != column.space
+                          and c.space == reference_space(column.space) for r in c.runs]
     for fam in families:
         found = [r for r in runs if r.family == fam and not r.error and r.gbps]
         if found:

@@ -78,12 +78,6 @@ def size_sort_key(size):
     return tuple(part(p) for p in size.split("/")) if size else ()
 
 
-def format_size(size):
-    """67108864 -> '2^26'; other integers as they are; several arguments joined by '/'."""
-    return "/".join(f"2^{int(p).bit_length() - 1}" if _is_int(p) and int(p) >= 1024 and int(p) & (int(p) - 1) == 0
-                    else p for p in (size.split("/") if size else []))
-
-
 def _seconds(row):
     t, unit = row.get("real_time"), TIME_UNITS.get(row.get("time_unit", "ns"))
     return t * unit if isinstance(t, (int, float)) and unit is not None and math.isfinite(t) else None

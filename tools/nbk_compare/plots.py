@@ -11,8 +11,7 @@ import os
 import struct
 import sys
 
-from .compare import format_gbps, format_pct, format_ratio, format_time
-from .gbench import format_size
+from .fmt import format_gbps, format_pct, format_ratio, format_size, format_time
 
 
 class PlotsUnavailable(Exception):
@@ -66,7 +65,7 @@ def _style_time_axes(ax, ticker, title=None):
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
     ax.yaxis.set_major_locator(ticker.LogLocator(base=10))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(_time_tick))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_time(v, "g")))
     ax.yaxis.set_minor_formatter(ticker.NullFormatter())
     low, high = ax.get_ylim()
     low, high = math.floor(math.log10(low)), math.ceil(math.log10(high))
@@ -75,13 +74,6 @@ def _style_time_axes(ax, ticker, title=None):
     if title:
         ax.set_title(title, fontsize=9, loc="left")
         ax.tick_params(labelsize=7)
-
-
-def _time_tick(seconds, _):
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-        if seconds >= scale * 0.999 or unit == "ns":
-            return f"{seconds / scale:g} {unit}"
-    return ""
 
 
 def _unit_ticks(ticker, largest):

@@ -19,9 +19,8 @@ import markdown.treeprocessors
 import markupsafe
 
 from . import record, summary
-from .compare import format_gbps, format_pct, format_ratio, format_time
-from .gbench import InputError, format_size, size_sort_key
-from nbk_numpy.reference import blas_text
+from .fmt import blas_text, format_elements, format_gbps, format_pct, format_ratio, format_size, format_time
+from .gbench import InputError, size_sort_key
 from .runs import RunRecord, experiment_order, on_device, open_runs
 from .summary import NOT_COMPARABLE
 
@@ -292,8 +291,8 @@ def crossover_section(doc, runs, found):
 
 
 def _from_text(resident, transfers):
-    return f"{summary.format_elements(resident) if resident else 'never'} / " \
-           f"{summary.format_elements(transfers) if transfers else 'never'}"
+    return f"{format_elements(resident) if resident else 'never'} / " \
+           f"{format_elements(transfers) if transfers else 'never'}"
 
 
 # ---------------------------------------------------------------------------------- experiments

@@ -19,6 +19,7 @@ import re
 import sys
 
 from . import record
+from .compare import REFERENCE_KINDS, reference_space
 from .gbench import BenchFile, InputError, Run, load_json
 
 
@@ -52,16 +53,11 @@ Reference = collections.namedtuple("Reference", "kind space gbps")
 
 
 def reference_of(data, space):
-    """The memcpy probe of `space` (else its Kokkos copy probe) in a program's JSON; the
-    one-thread 'host' variants are judged against serial's."""
-    space = "serial" if space == "host" else space
-    probe = (data.get("probes") or {}).get(space)
-    if not isinstance(probe, dict):
-        return None
-    for key, kind in (("memcpy_gb_per_s", "memcpy"), ("copy_gb_per_s", "copy")):
-        if isinstance(probe.get(key), (int, float)) and probe[key] > 0:
-            return Reference(kind, space, float(probe[key]))
-    return None
+    """A program's bandwidth reference for `space` (compare.reference_space, REFERENCE_KINDS)."""
+    space = reference_space(space)
+    probe = (data.get("probes") or {}).get(space) or {}
+    return next((Reference(kind, space, float(probe[f"{kind}_gb_per_s"])) for kind in REFERENCE_KINDS
+                 if (probe.get(f"{kind}_gb_per_s") or 0) > 0), None)
 
 
 class Entry:

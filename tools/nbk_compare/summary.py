@@ -14,7 +14,8 @@ it has a column of its own beside it, its row of the best CPU variant's variant 
 import dataclasses
 
 from . import compare as cmpmod
-from .gbench import format_size, size_sort_key
+from .fmt import format_pct, format_ratio, format_size, format_time
+from .gbench import size_sort_key
 from .runs import REFERENCE_SPACES, TRANSFERS, experiment_order
 
 NOT_COMPARABLE = "not comparable"
@@ -199,10 +200,6 @@ def _elements(at):
     return at.get("elements") if isinstance(at, dict) and isinstance(at.get("elements"), int) else None
 
 
-def format_elements(n):
-    return "-" if n is None else format_size(str(n))
-
-
 # ---------------------------------------------------------------------------------- text
 
 def _where(entry, runs_shown, space=True):
@@ -215,7 +212,7 @@ def _pct(entry):
     if entry.fraction is None:
         return "-"
     kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
-    return cmpmod.format_pct(entry.fraction) + kind
+    return format_pct(entry.fraction) + kind
 
 
 def summary_table(runs, lines):
@@ -235,10 +232,10 @@ def summary_table(runs, lines):
         row += _cells(line.cpu, len(cpus)) if line.cpu else ["-", "-", "-"]
         for space in references:
             ref, shown = line.references.get(space), len(reference_runs(runs, space))
-            row += [_where(ref, shown, space=False), cmpmod.format_time(ref.time),
-                    cmpmod.format_ratio(line.cpu_speedup(space))] if ref else ["-"] * 3
+            row += [_where(ref, shown, space=False), format_time(ref.time),
+                    format_ratio(line.cpu_speedup(space))] if ref else ["-"] * 3
         for gpu in (line.resident, line.transfers):
-            row += (_cells(gpu, len(gpus)) + [cmpmod.format_ratio(line.speedup(gpu))]) if gpu else ["-"] * 4
+            row += (_cells(gpu, len(gpus)) + [format_ratio(line.speedup(gpu))]) if gpu else ["-"] * 4
         rows.append(row)
     # a group with no value in any row (the GPU's, for runs without one) is left out
     starts = [0]
@@ -256,7 +253,7 @@ def text_columns(groups):
 
 
 def _cells(entry, runs_shown):
-    return [_where(entry, runs_shown), cmpmod.format_time(entry.time), _pct(entry)]
+    return [_where(entry, runs_shown), format_time(entry.time), _pct(entry)]
 
 
 def legend(runs, lines):
@@ -272,7 +269,7 @@ def legend(runs, lines):
             "best CPU variant's variant at that size (else its fastest there); CPU speed-up = its time / the best CPU "
             f"variant's (>1: ours is faster). From {', '.join(r.label for r in reference_runs(runs, space))}."
             for space in reference_spaces(runs)]
-    over = [f"{line.experiment} {cmpmod.format_pct(line.transfers.fraction)}" for line in lines
+    over = [f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
             if line.transfers and (line.transfers.fraction or 0) > 1]
     if over:
         out.append(f"% link above 100% ({', '.join(over)}): % link is the time the reads take up and the writes "

@@ -27,6 +27,7 @@ import tempfile
 import time
 
 from nbk_compare import record
+from nbk_compare.fmt import blas_text, format_time
 
 PROG = "nbk-numpy"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -582,13 +583,6 @@ def blas_info():
     return "unknown", None, None
 
 
-def blas_text(context):
-    """'OpenBLAS (/usr/lib/.../libopenblasp-r0.3.21.so, reports 1 thread(s))' of a run's context."""
-    said = context.get("blas_threads")
-    return (f"{context.get('blas') or 'unknown'} ({context.get('blas_library') or 'library not found'}"
-            + (f", reports {said} thread(s)" if said is not None else "") + ")")
-
-
 def run_context(np, threads, imported_before):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     np.ones((4, 4), np.float32) @ np.ones((4, 4), np.float32)  # a BLAS loaded lazily is loaded now
@@ -722,10 +716,7 @@ def run_workload(np, workload, sizes, repetitions, seed, context, probe, out_dir
 
 
 def _t(seconds):
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
-        if seconds >= scale or unit == "ns":
-            return f"{seconds / scale:#7.4g} {unit:<2}"
-    return "-"
+    return f"{format_time(seconds):>9}"
 
 
 # ---------------------------------------------------------------------------------- command line
