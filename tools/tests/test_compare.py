@@ -1,4 +1,5 @@
-"""Pairing across spaces and files, missing partners, repetitions and aggregates, outputs."""
+"""Pairing across spaces and files, missing partners, repetitions and aggregates, outputs: the
+numbers through nbk-compare --json, the text through its table."""
 import csv
 import io
 import json
@@ -6,26 +7,30 @@ import os
 import tempfile
 import unittest
 
-from nbk_compare import compare, runs
-from nbk_compare.gbench import BenchFile, size_sort_key, split_name
+from nbk_compare.gbench import size_sort_key, split_name
 
 from .helpers import fixture, run_tool
 
 
-def comparison(*names, **kw):
-    files = [BenchFile(fixture(n), n.replace(".json", "")) for n in names]
-    return compare.Comparison(files, **kw)
+def compare_json(*args):
+    """nbk-compare ARGS --json: (document, {(experiment, variant, size, column): record})."""
+    rc, out, err = run_tool("nbk-compare", *args, "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    return doc, {(r["experiment"], r["variant"], r["size"], r["column"]): r for r in doc["results"]}
 
 
-def row(cmp, experiment, variant, size):
-    return next(r for r in cmp.rows if (r.experiment, r.variant, r.size) == (experiment, variant, size))
+def table(*args):
+    rc, out, err = run_tool("nbk-compare", *args)
+    assert rc == 0, err
+    return out
 
 
 class Names(unittest.TestCase):
     def test_space_taken_out_and_suffixes_dropped(self):
         f = split_name("add_one/resident/openmp/67108864/manual_time")
-        self.assertEqual((f["experiment"], f["variant"], f["space"], f["size"], f["extra"]),
-                         ("add_one", "resident", "openmp", "67108864", ""))
+        self.assertEqual((f["experiment"], f["variant"], f["space"], f["size"]),
+                         ("add_one", "resident", "openmp", "67108864"))
         self.assertEqual(split_name("hypot/fused/cuda/1024/256/threads:2")["size"], "1024/256")
         self.assertEqual(split_name("hypot/fused/cuda/1024/256/threads:2")["extra"], "threads:2")
         self.assertEqual(split_name("BM_foo/8")["size"], "8")
@@ -33,117 +38,103 @@ class Names(unittest.TestCase):
 
 
 class Pairing(unittest.TestCase):
-    def setUp(self):
-        self.cmp = comparison("spaces.json")
+    @classmethod
+    def setUpClass(cls):
+        cls.doc, cls.rec = compare_json(fixture("spaces.json"))
+        cls.text = table(fixture("spaces.json"))
 
     def test_columns_are_the_spaces_of_the_file(self):
-        self.assertEqual([c.label for c in self.cmp.columns], ["serial", "openmp", "cuda", "host"])
-        self.assertEqual(self.cmp.baseline.label, "serial")
+        self.assertEqual([c["label"] for c in self.doc["columns"]], ["serial", "openmp", "cuda", "host"])
+        self.assertEqual(self.doc["baseline"], "serial")
 
     def test_pairs_by_experiment_variant_and_size(self):
-        r = row(self.cmp, "add_one", "resident", "1024")
-        self.assertEqual(set(r.cells), {"serial", "openmp", "cuda"})
-        self.assertAlmostEqual(r.cells["serial"].time, 10.1e-3)
-        self.assertAlmostEqual(r.cells["openmp"].speedup, 10.1 / 2.0)
-        self.assertAlmostEqual(r.cells["cuda"].speedup, 10.1 / 0.5)
-        self.assertIsNone(r.cells["serial"].speedup)  # the baseline itself
+        cols = {k[3] for k in self.rec if k[:3] == ("add_one", "resident", "1024")}
+        self.assertEqual(cols, {"serial", "openmp", "cuda"})
+        self.assertAlmostEqual(self.rec["add_one", "resident", "1024", "serial"]["time_s"], 10.1e-3)
+        self.assertAlmostEqual(self.rec["add_one", "resident", "1024", "openmp"]["speedup"], 10.1 / 2.0)
+        self.assertAlmostEqual(self.rec["add_one", "resident", "1024", "cuda"]["speedup"], 10.1 / 0.5)
+        self.assertIsNone(self.rec["add_one", "resident", "1024", "serial"]["speedup"])  # the baseline itself
 
     def test_sizes_sort_numerically_within_a_variant(self):
-        sizes = [r.size for r in self.cmp.rows if r.family == "add_one/resident"]
+        sizes = [r["size"] for r in self.doc["results"] if r["experiment"] == "add_one" and r["variant"] == "resident"
+                 and r["column"] == "serial"]
         self.assertEqual(sizes, ["1024", "4096"])
 
     def test_missing_partners_show_as_dash(self):
-        r = row(self.cmp, "add_one", "managed", "1024")
-        self.assertEqual(set(r.cells), {"cuda"})
-        self.assertIsNone(r.cells["cuda"].speedup)
-        text = compare.render_comparison_text(self.cmp)
-        line = next(ln for ln in text.splitlines() if "managed" in ln and "2^10" in ln)
-        serial_part = line.split("|")[1]
-        self.assertEqual(serial_part.split(), ["-", "-", "-"])
+        self.assertEqual({k[3] for k in self.rec if k[:3] == ("add_one", "managed", "1024")}, {"cuda"})
+        self.assertIsNone(self.rec["add_one", "managed", "1024", "cuda"]["speedup"])
+        line = next(ln for ln in self.text.splitlines() if "managed" in ln and "2^10" in ln)
+        self.assertEqual(line.split("|")[1].split(), ["-", "-", "-"])
 
     def test_errors_are_shown_as_errors_not_timings(self):
-        r = row(self.cmp, "sum", "builtin", "1000")
-        cell = r.cells["cuda"]
-        self.assertEqual(cell.error, "result does not verify")
-        self.assertIsNone(cell.time)
-        self.assertIsNone(cell.speedup)
-        text = compare.render_comparison_text(self.cmp)
-        self.assertIn("sum/builtin/cuda/1000/manual_time: result does not verify", text)
-        line = next(ln for ln in text.splitlines() if ln.startswith("sum") and "builtin" in ln)
+        r = self.rec["sum", "builtin", "1000", "cuda"]
+        self.assertEqual(r["error"], "result does not verify")
+        self.assertIsNone(r["time_s"])
+        self.assertIsNone(r["speedup"])
+        self.assertIn("sum/builtin/cuda/1000/manual_time: result does not verify", self.text)
+        line = next(ln for ln in self.text.splitlines() if ln.startswith("sum") and "builtin" in ln)
         self.assertIn("error", line.split("|")[3])
 
     def test_reference_is_the_copy_probe_of_the_same_space(self):
         # The fixture has no probe/memcpy (older files): the default falls back to probe/copy.
-        cuda = next(c for c in self.cmp.columns if c.label == "cuda")
-        self.assertEqual(cuda.reference.name, "probe/copy/cuda/2048/manual_time")
-        cell = row(self.cmp, "add_one", "resident", "4096").cells["cuda"]
-        self.assertAlmostEqual(cell.ref_fraction, cell.gbps / cuda.reference.gbps)
+        r = self.rec["add_one", "resident", "4096", "cuda"]
+        self.assertEqual(r["reference"], "probe/copy/cuda/2048/manual_time")
+        self.assertAlmostEqual(r["fraction_of_reference"], r["gb_per_s"] / r["reference_gb_per_s"])
         # One host thread outside Kokkos is judged against the serial space's probe.
-        host = next(c for c in self.cmp.columns if c.label == "host")
-        self.assertEqual(host.reference.name, "probe/copy/serial/2048/manual_time")
+        host = next(r for r in self.doc["results"] if r["column"] == "host")
+        self.assertEqual(host["reference"], "probe/copy/serial/2048/manual_time")
 
     def test_a_call_that_crosses_the_link_gets_no_fraction_of_device_memory(self):
-        managed = row(self.cmp, "add_one", "managed", "1024").cells["cuda"]
-        self.assertTrue(managed.run.crosses_link)  # the registrar's crosses_link counter
-        self.assertIsNone(managed.ref_fraction)
-        resident = row(self.cmp, "add_one", "resident", "1024").cells["cuda"]
-        self.assertFalse(resident.run.crosses_link)
-        self.assertIsNotNone(resident.ref_fraction)
-
+        # the registrar's crosses_link counter: managed's timed call copies host<->device
+        self.assertIsNone(self.rec["add_one", "managed", "1024", "cuda"]["fraction_of_reference"])
+        self.assertIsNotNone(self.rec["add_one", "resident", "1024", "cuda"]["fraction_of_reference"])
 
     def test_reference_family_is_configurable(self):
-        cmp = comparison("spaces.json", reference="add_one/managed")
-        cuda = next(c for c in cmp.columns if c.label == "cuda")
-        self.assertEqual(cuda.reference.name, "add_one/managed/cuda/4096/manual_time")  # largest size
-        self.assertIsNone(next(c for c in cmp.columns if c.label == "serial").reference)
+        _, rec = compare_json(fixture("spaces.json"), "--reference", "add_one/managed")
+        self.assertEqual(rec["add_one", "resident", "1024", "cuda"]["reference"],
+                         "add_one/managed/cuda/4096/manual_time")  # its largest size
+        self.assertIsNone(rec["add_one", "resident", "1024", "serial"]["reference"])
 
 
 class Repetitions(unittest.TestCase):
     def test_median_and_iqr_from_the_repetitions(self):
-        run = BenchFile(fixture("spaces.json")).runs["add_one/resident/serial/1024/manual_time"]
-        self.assertEqual(len(run.samples), 5)
-        self.assertEqual(set(run.aggregates), {"mean", "median", "stddev", "cv"})
-        self.assertAlmostEqual(run.time, 10.1e-3)  # median of the samples = the median aggregate
-        kind, rel, details = run.spread
-        self.assertEqual(kind, "iqr")
-        self.assertAlmostEqual(rel, (10.2 - 10.0) / 10.1)
-        self.assertAlmostEqual(details["min_s"], 9.9e-3)
+        _, rec = compare_json(fixture("spaces.json"))
+        r = rec["add_one", "resident", "1024", "serial"]
+        self.assertEqual((r["repetitions"], r["time_source"], r["spread_kind"]), (5, "median of 5", "iqr"))
+        self.assertAlmostEqual(r["time_s"], 10.1e-3)  # median of the samples = the median aggregate
+        self.assertAlmostEqual(r["spread"], (10.2 - 10.0) / 10.1)
+        self.assertAlmostEqual(r["min_s"], 9.9e-3)
 
     def test_significance_marks(self):
-        cmp = comparison("spaces.json")
-        fast = row(cmp, "add_one", "resident", "1024").cells["openmp"]
-        self.assertEqual(fast.test, "exact")
-        self.assertAlmostEqual(fast.p_value, 2 / 252)
-        self.assertTrue(fast.significant)
-        same = row(cmp, "sum", "builtin", "1000").cells["openmp"]
-        self.assertFalse(same.significant)
-        text = compare.render_comparison_text(cmp)
+        _, rec = compare_json(fixture("spaces.json"))
+        fast = rec["add_one", "resident", "1024", "openmp"]
+        self.assertEqual(fast["test"], "exact")
+        self.assertAlmostEqual(fast["p_value"], 2 / 252)
+        self.assertTrue(fast["significant"])
+        self.assertFalse(rec["sum", "builtin", "1000", "openmp"]["significant"])
+        text = table(fixture("spaces.json"))
         self.assertIn("5.05x*", text)
         self.assertIn("1.00x?", text)
 
     def test_aggregates_only(self):
-        f = BenchFile(fixture("before_agg.json"))
-        run = f.runs["add_one/resident/cuda/1024/manual_time"]
-        self.assertEqual(run.samples, [])
-        self.assertAlmostEqual(run.time, 0.5e-3)
-        self.assertEqual(run.time_source, "median aggregate")
-        self.assertEqual(run.spread[0], "cv")
-        self.assertEqual(run.repetitions, 3)
-        cmp = compare.Comparison([f])
-        self.assertTrue(any("no significance test" in line for line in cmp.legend()))
-        self.assertTrue(any("no 'serial' column" in n for n in cmp.notes))  # fell back to cuda
+        doc, rec = compare_json(fixture("before_agg.json"))
+        r = rec["add_one", "resident", "1024", "cuda"]
+        self.assertIsNone(r["q1_s"])  # no samples
+        self.assertAlmostEqual(r["time_s"], 0.5e-3)
+        self.assertEqual((r["time_source"], r["spread_kind"], r["repetitions"]), ("median aggregate", "cv", 3))
+        self.assertTrue(any("no 'serial' column" in n for n in doc["notes"]))  # fell back to cuda
+        self.assertIn("no significance test", table(fixture("before_agg.json")))
 
 
 class SeveralFiles(unittest.TestCase):
     def test_same_space_in_two_files_is_labelled_by_file(self):
-        cmp = comparison("spaces.json", "second.json", baseline="openmp@second")
-        labels = [c.label for c in cmp.columns]
+        doc, rec = compare_json(fixture("spaces.json"), fixture("second.json"), "--baseline", "openmp@second")
+        labels = [c["label"] for c in doc["columns"]]
         self.assertIn("openmp@spaces", labels)
         self.assertIn("openmp@second", labels)
         self.assertIn("serial", labels)  # only in one file: plain
-        self.assertEqual(cmp.baseline.label, "openmp@second")
-        r = row(cmp, "add_one", "resident", "1024")
-        self.assertAlmostEqual(r.cells["openmp@spaces"].speedup, 1.0 / 2.0)
+        self.assertEqual(doc["baseline"], "openmp@second")
+        self.assertAlmostEqual(rec["add_one", "resident", "1024", "openmp@spaces"]["speedup"], 1.0 / 2.0)
 
     def test_cli_labels_and_baseline(self):
         rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), fixture("second.json"),
@@ -218,28 +209,21 @@ class SizeOrder(unittest.TestCase):
 
 
 class ResultsAsBenchmarks(unittest.TestCase):
-    """The programs' results JSON seen as one benchmark file (the report's plots of a run
-    of the programs alone)."""
+    """A run of the programs compared as one benchmark file: a benchmark per result row (its best
+    call), failed rows as errors, the memcpy probes as references."""
 
-    def setUp(self):
-        run = runs.RunRecord(os.path.join(os.path.dirname(fixture("spaces.json")), "results"), "fixture")
-        self.file = runs.ResultsFile(run)
-
-    def test_rows_become_runs_and_probes_references(self):
-        runs = self.file.runs
-        self.assertEqual(runs["add_one/resident/serial/2147483648"].time, 0.75)
-        self.assertEqual(runs["add_one/resident/openmp/2147483648"].gbps, 50.2)
-        self.assertNotIn("add_one/managed/cuda/2147483648", runs)  # skipped rows are not results
-        self.assertIn("not verified: FAILED", runs["sum/builtin/openmp/134217571"].error)  # failed: an error
-        self.assertEqual(runs["probe/memcpy/openmp"].gbps, 28.0)
-        self.assertTrue(runs["maximum/mdrange-auto+transfers/cuda/32x32x32"].crosses_link)
-        self.assertFalse(runs["maximum/mdrange-auto/cuda/32x32x32"].crosses_link)
-
-    def test_pairs_across_spaces(self):
-        cmp = compare.Comparison([self.file], baseline="serial")
-        row = next(r for r in cmp.rows if r.experiment == "add_one" and r.variant == "resident")
-        self.assertAlmostEqual(row.cells["openmp"].speedup, 0.75 / 0.3)
-        self.assertAlmostEqual(row.cells["openmp"].ref_fraction, 50.2 / 28.0)
+    def test_rows_become_benchmarks(self):
+        doc, rec = compare_json(fixture("results"), "--baseline", "serial")
+        names = {r["name"]: r for r in doc["results"]}
+        self.assertEqual(names["add_one/resident/serial/2147483648"]["time_s"], 0.75)
+        self.assertEqual(names["add_one/resident/openmp/2147483648"]["gb_per_s"], 50.2)
+        self.assertNotIn("add_one/managed/cuda/2147483648", names)  # skipped rows are not results
+        self.assertIn("not verified: FAILED", names["sum/builtin/openmp/134217571"]["error"])
+        self.assertEqual(names["probe/memcpy/openmp"]["gb_per_s"], 28.0)
+        self.assertIsNone(names["maximum/mdrange-auto+transfers/cuda/32x32x32"]["fraction_of_reference"])
+        r = rec["add_one", "resident", "2147483648", "openmp"]
+        self.assertAlmostEqual(r["speedup"], 0.75 / 0.3)
+        self.assertAlmostEqual(r["fraction_of_reference"], 50.2 / 28.0)
 
 
 if __name__ == "__main__":
