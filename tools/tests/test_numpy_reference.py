@@ -9,7 +9,6 @@ import sys
 import tempfile
 import unittest
 
-from nbk_compare import compare, runs
 from nbk_numpy import reference as numpy_reference
 
 from .helpers import TOOLS, fixture, run_tool
@@ -77,32 +76,30 @@ class TinyRun(unittest.TestCase):
             with open(os.path.join(self.out, name), encoding="utf-8") as f:
                 json.loads(f.read(), parse_constant=lambda c: self.fail(f"{name}: {c} in JSON"))
 
-    def comparison_inputs(self, *folders):
-        """The tools' reading of folders of program JSON, as comparison inputs."""
-        found = runs.open_runs(list(folders))
-        self.assertEqual([r.skipped for r in found], [[] for _ in found])
-        return [runs.ResultsFile(r) for r in found]
+    def compared(self, *args):
+        """nbk-compare --json of folders of program JSON: {(experiment, variant, size, column): record}."""
+        rc, out, err = run_tool("nbk-compare", *args, "--json")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("skipped", err)
+        return {(r["experiment"], r["variant"], r["size"], r["column"]): r for r in json.loads(out)["results"]}
 
     def test_the_tools_read_it(self):
-        (results,) = self.comparison_inputs(self.out)
-        self.assertEqual(results.spaces, ["numpy"])
-        names = {(r.experiment, r.variant, r.size) for r in results.runs.values() if not r.error}
+        found = self.compared(self.out)
+        self.assertEqual({k[3] for k in found}, {"numpy"})
         for name in self.files:
             data = self.load(name)
             for row in data["results"]:
-                self.assertIn((data["experiment"], row["variant"], row["size"]), names)
-        self.assertTrue(any(r.family == "probe/memcpy" and r.space == "numpy" for r in results.runs.values()))
+                self.assertIsNone(found[data["experiment"], row["variant"], row["size"], "numpy"]["error"])
+        self.assertTrue(any(k[:2] == ("probe", "memcpy") for k in found))
 
     def test_numpy_is_a_column_beside_the_programs(self):
         """The programs' variant names and sizes: one row holds serial and numpy (the fixture has no openmp f32)."""
         with tempfile.TemporaryDirectory() as programs:
             shutil.copy(fixture("results/sin_exp.json"), programs)
-            cmp = compare.Comparison(self.comparison_inputs(programs, self.out), baseline="serial")
-        rows = {(r.experiment, r.variant, r.size): r for r in cmp.rows}
+            found = self.compared(programs, self.out, "--baseline", "serial")
         for variant in ("f32", "f64"):
-            row = rows[("sin_exp", variant, "1000")]
-            self.assertEqual(sorted(row.cells), ["numpy", "serial"])
-            self.assertIsNotNone(row.cells["numpy"].speedup)
+            self.assertEqual(sorted(k[3] for k in found if k[:3] == ("sin_exp", variant, "1000")), ["numpy", "serial"])
+            self.assertIsNotNone(found["sin_exp", variant, "1000", "numpy"]["speedup"])
 
     def test_stdout_names_blas_and_threads(self):
         self.assertIn("BLAS:", self.stdout)

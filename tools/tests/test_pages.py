@@ -46,12 +46,6 @@ class FigureHeights(unittest.TestCase):
             for path, _ in written:
                 self.assertLessEqual(plots.png_size(path)[1], plots.MAX_HEIGHT_PX, path)
 
-    def test_a_figure_drawn_too_tall_is_saved_smaller(self):
-        Figure, Canvas, _ = plots._matplotlib()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = plots._save(Figure(figsize=(4, 30)), Canvas, os.path.join(tmp, "tall.png"))
-            self.assertLessEqual(plots.png_size(path)[1], plots.MAX_HEIGHT_PX)
-
 
 SCREENSHOT = os.path.join(REPO, "scripts", "screenshot-report.sh")
 

@@ -3,9 +3,7 @@ import os
 import shutil
 import tempfile
 import unittest
-from unittest import mock
 
-from nbk_compare import plots, report, runs
 
 from .helpers import FIXTURES, fixture, have_matplotlib, read, run_tool
 
@@ -141,16 +139,6 @@ class MissingInputs(unittest.TestCase):
         rc, _, err = run_tool("nbk-report", "--preset-dir", "/nonexistent/build/openmp")
         self.assertEqual(rc, 2)
         self.assertEqual(len(err.strip().splitlines()), 1)
-
-    def test_no_matplotlib_still_writes_the_tables(self):
-        run = runs.RunRecord(None, files=[fixture("spaces.json")])
-        run.label = "spaces"
-        with tempfile.TemporaryDirectory() as tmp, \
-                mock.patch.object(plots, "_matplotlib", side_effect=plots.PlotsUnavailable("no matplotlib here")):
-            report.build([run], tmp, "t")
-            md = read(os.path.join(tmp, "index.md"))
-            self.assertIn("Plots skipped: no matplotlib here", md)
-            self.assertFalse(any(n.endswith(".png") for n in os.listdir(tmp)))
 
 
 if __name__ == "__main__":
