@@ -139,11 +139,11 @@ def _program_contexts(path):
 
 
 def _json(path):
-    """The JSON in a file; None where it cannot be read or parsed."""
+    """The JSON in a file (gbench.load_json, the tools' one reader); None where it cannot be read or parsed."""
+    from .gbench import InputError, load_json
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
+        return load_json(path)
+    except InputError:
         return None
 
 
