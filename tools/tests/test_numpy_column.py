@@ -1,15 +1,28 @@
 """NumPy is a CPU reference, never a GPU and never the best CPU: spaces classified in one place
 (runs.py), a run's numpy/ folder read as part of the run, and the summary's column
-"NumPy (1 thread)" beside the best CPU variant with the best CPU variant's speed-up over it."""
+"NumPy (1 thread)" beside the best CPU variant with the best CPU variant's speed-up over it;
+checked through nbk-report's summary (stdout) and page."""
 import os
 import tempfile
 import unittest
 
-from nbk_compare import runs, summary
+from nbk_compare import runs
 
 from .helpers import read, run_tool
 from .runs_fixtures import (CPU_CONTEXT, cpu_and_gpu_runs, cpu_programs, cpu_run_with_numpy, numpy_programs,
                             write_run)
+
+
+def report(*paths):
+    """nbk-report PATHS: (its summary on stdout, index.md, stderr)."""
+    out = os.path.join(os.path.dirname(paths[0]), "report-of-test")
+    rc, text, err = run_tool("nbk-report", *paths, "--out", out, "--no-plots")
+    assert rc == 0, err
+    return text, read(os.path.join(out, "index.md")), err
+
+
+def row(text, workload):
+    return [c.strip() for c in next(ln for ln in text.splitlines() if ln.startswith(workload + " ")).split("|")]
 
 
 class Spaces(unittest.TestCase):
@@ -21,40 +34,22 @@ class Spaces(unittest.TestCase):
         self.assertTrue(runs.is_reference("numpy"))
         self.assertFalse(runs.is_reference("openmp"))
 
-    def test_a_numpy_row_is_a_cpu_reference(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            (run,) = runs.open_runs([cpu_run_with_numpy(tmp)])
-            numpy = [e for e in run.entries if e.space == "numpy"]
-            self.assertEqual(len(numpy), 2)
-            for e in numpy:
-                self.assertFalse(e.on_device)
-                self.assertTrue(e.is_reference)
-                self.assertFalse(e.cpu_variant)
-            self.assertFalse(run.has_device)
-
 
 class RunFolder(unittest.TestCase):
     def test_numpy_folder_is_part_of_the_run(self):
         with tempfile.TemporaryDirectory() as tmp:
-            (run,) = runs.open_runs([cpu_run_with_numpy(tmp)])
-            self.assertEqual(sorted(run.programs), ["add_one", "maximum"])
-            self.assertEqual(sorted(run.references), ["add_one", "maximum"])
-            self.assertEqual([os.path.basename(os.path.dirname(p)) for p, _ in run.files_of("add_one")],
-                             ["cpu", "numpy"])
-            spaces = {(e.experiment, e.space) for e in run.entries}
-            self.assertIn(("add_one", "numpy"), spaces)
-            self.assertIn(("add_one", "openmp"), spaces)
-            self.assertEqual(run.label, "ws")  # the programs' run, not NumPy's "label"
-            self.assertEqual(run.skipped, [])
+            text, md, err = report(cpu_run_with_numpy(tmp))
+            self.assertIn("| variant | size | serial | openmp | numpy |", md)  # one table, a numpy column
+            self.assertIn("# Report: ws\n", md)  # the programs' run, not NumPy's "label"
+            self.assertNotIn("Files not used", md)
+            self.assertNotIn("GPU", text.splitlines()[0])  # a CPU run: NumPy beside the best CPU, no GPU
 
-    def test_numpy_files_alone_are_a_cpu_run_named_numpy(self):
+    def test_numpy_files_alone_are_a_run_named_numpy(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder = write_run(os.path.join(tmp, "numpy-run"), None, numpy_programs())
             cpu, gpu = cpu_and_gpu_runs(tmp)
-            found = runs.open_runs([cpu, folder, gpu])
-            self.assertEqual([r.label for r in found], ["ws", "numpy", "gpu"])
-            self.assertFalse(found[1].has_device)
-            text = summary.render_text(found, summary.summarize(found))
+            text, md, _ = report(cpu, folder, gpu)
+            self.assertIn("# Report: ws vs numpy vs gpu", md)
             self.assertIn("best GPU (gpu), data resident", text)  # not "best GPU" of numpy and gpu
             self.assertIn("NumPy (1 thread)", text)
             self.assertIn("GPU: gpu.", text)
@@ -64,44 +59,36 @@ class RunFolder(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             folder = write_run(os.path.join(tmp, "numpy-run"), None, numpy_programs())
             _, gpu = cpu_and_gpu_runs(tmp)
-            found = runs.open_runs([gpu, folder])
-            line = summary.summarize(found)[0]
-            self.assertEqual((line.cpu.space, line.cpu.time), ("openmp", 0.1))
-            self.assertEqual(line.references["numpy"].run.label, "numpy")
+            text, _, _ = report(gpu, folder)
+            self.assertRegex(row(text, "add_one")[1], r"^resident openmp@gpu +100\.0 ms")
+            self.assertRegex(row(text, "add_one")[2], r"^resident +200\.0 ms")  # NumPy's, from numpy
             self.assertIn("CPU: gpu, numpy (no run of the programs on a CPU alone: CPU rows of every run); GPU: gpu.",
-                          summary.legend(found, [line])[0])
+                          text)
 
     def test_two_numpy_files_of_one_experiment_are_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
             run = cpu_run_with_numpy(tmp)
             write_run(os.path.join(run, "results"), None, numpy_programs()[:1])
-            (found,) = runs.open_runs([run])
-            self.assertIn("a second result of add_one in one run", found.skipped[0][1])
+            _, md, err = report(run)
+            self.assertIn("a second result of add_one in one run", md)
+            self.assertIn("a second result of add_one in one run", err)
 
 
 class NumpyColumn(unittest.TestCase):
-    def lines(self, *paths):
-        found = runs.open_runs(list(paths))
-        return found, {line.experiment: line for line in summary.summarize(found)}
-
     def test_beside_the_best_cpu_variant_never_it(self):
         with tempfile.TemporaryDirectory() as tmp:
-            found, lines = self.lines(cpu_run_with_numpy(tmp))
-            add_one = lines["add_one"]
-            self.assertEqual((add_one.cpu.variant, add_one.cpu.space), ("resident", "openmp"))  # 300 ms
-            self.assertEqual(add_one.references["numpy"].time, 0.2)  # faster, yet not the best CPU
-            self.assertAlmostEqual(add_one.cpu_speedup("numpy"), 0.2 / 0.3)
-            groups, rows = summary.summary_table(found, summary.summarize(found))
-            self.assertEqual([g for g, _ in groups][:3], ["", "best CPU (ws)", "NumPy (1 thread)"])
-            self.assertEqual(rows[0][:8], ["add_one", "2^31", "resident openmp", "300.0 ms", "179%",
-                                           "resident", "200.0 ms", "0.67x"])
+            text, _, _ = report(cpu_run_with_numpy(tmp))
+            self.assertEqual([g.strip() for g in text.splitlines()[0].split("|")][1:3],
+                             ["best CPU (ws)", "NumPy (1 thread)"])
+            # openmp's 300 ms is the best CPU; NumPy's 200 ms is faster, yet not the best CPU
+            self.assertRegex(text, r"(?m)^add_one +2\^31 +\| resident openmp +300\.0 ms +179% \| resident +200\.0 ms "
+                                   r"+0\.67x$")
 
     def test_the_same_variant_else_numpys_fastest(self):
         with tempfile.TemporaryDirectory() as tmp:
-            _, lines = self.lines(cpu_run_with_numpy(tmp))
-            maximum = lines["maximum"]
-            self.assertEqual(maximum.cpu.variant, "mdrange-auto")
-            self.assertEqual(maximum.references["numpy"].variant, "flat")  # no mdrange-auto row in NumPy's
+            text, _, _ = report(cpu_run_with_numpy(tmp))
+            self.assertRegex(row(text, "maximum")[1], r"^mdrange-auto openmp")
+            self.assertRegex(row(text, "maximum")[2], r"^flat ")  # no mdrange-auto row in NumPy's
 
     def test_numpy_at_other_sizes_is_said(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -109,17 +96,15 @@ class NumpyColumn(unittest.TestCase):
             numpy = numpy_programs()[:1]
             numpy[0]["results"][0].update(size="1024", elements=1024)
             write_run(os.path.join(run, "numpy"), None, numpy)
-            _, lines = self.lines(run)
-            self.assertIsNone(lines["add_one"].references["numpy"])
-            self.assertEqual(lines["add_one"].size, "2147483648")
-            self.assertIn("NumPy not at 2^31 (measured at 2^10)", lines["add_one"].notes)
+            text, _, _ = report(run)
+            self.assertEqual(row(text, "add_one")[0].split(), ["add_one", "2^31"])
+            self.assertNotIn("NumPy (1 thread)", text.splitlines()[0])  # no value: no column
+            self.assertIn("add_one: NumPy not at 2^31 (measured at 2^10)", text)
 
     def test_no_numpy_no_column(self):
         with tempfile.TemporaryDirectory() as tmp:
-            cpu, gpu = cpu_and_gpu_runs(tmp)
-            found = runs.open_runs([cpu, gpu])
-            groups, _ = summary.summary_table(found, summary.summarize(found))
-            self.assertNotIn("NumPy", " ".join(g for g, _ in groups))
+            text, _, _ = report(*cpu_and_gpu_runs(tmp))
+            self.assertNotIn("NumPy", text)
 
     def test_threads_in_the_label(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -128,7 +113,7 @@ class NumpyColumn(unittest.TestCase):
             for data in numpy:
                 data["context"] = dict(data["context"], threads=2)
             write_run(os.path.join(run, "numpy"), None, numpy)
-            self.assertEqual(summary.reference_label(runs.open_runs([run]), "numpy"), "NumPy (2 threads)")
+            self.assertIn("NumPy (2 threads)", report(run)[0])
 
 
 class Report(unittest.TestCase):
