@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import unittest
 
-from nbk_compare import runs, summary
+from nbk_compare import summary
 
 from .helpers import TOOLS, have_matplotlib, read, run_tool
 from .runs_fixtures import CPU_CONTEXT, cpu_and_gpu_runs, cpu_programs, gpu_programs, load, write_run
@@ -88,6 +88,12 @@ class PresetDir(unittest.TestCase):
 
 
 class Summary(unittest.TestCase):
+    def summary(self, *runs_):
+        rc, out, err = run_tool("nbk-report", *runs_, "--out", os.path.join(os.path.dirname(runs_[0]), "r"),
+                                "--no-plots")
+        self.assertEqual(rc, 0, err)
+        return out
+
     def test_different_sizes_are_not_comparable(self):
         with tempfile.TemporaryDirectory() as tmp:
             cpu = cpu_programs()[:1]
@@ -96,19 +102,17 @@ class Summary(unittest.TestCase):
                 row["size"], row["elements"] = "1024", 1024
             a = write_run(os.path.join(tmp, "a"), CPU_CONTEXT, cpu)
             b = write_run(os.path.join(tmp, "b"), dict(CPU_CONTEXT, host="b"), gpu)
-            found = runs.open_runs([a, b])
-            line = summary.summarize(found)[0]
-            self.assertIn("not comparable: CPU at 2^31, GPU at 2^10", line.notes[0])
-            self.assertIsNone(line.resident)
+            out = self.summary(a, b)
+            self.assertIn("not comparable: CPU at 2^31, GPU at 2^10", out)
+            self.assertNotIn("data resident", out.splitlines()[0])  # no GPU time set beside the CPU's
 
     def test_failed_rows_are_left_out_and_said(self):
         with tempfile.TemporaryDirectory() as tmp:
             gpu = gpu_programs()[:1]
             gpu[0]["results"][1].update(status="failed", check="FAILED (3 mismatches)")
-            b = write_run(os.path.join(tmp, "b"), CPU_CONTEXT, gpu)
-            line = summary.summarize(runs.open_runs([b]))[0]
-            self.assertEqual(line.notes, ["1 row(s) not verified: FAILED (3 mismatches): left out"])
-            self.assertEqual(line.resident, None)
+            out = self.summary(write_run(os.path.join(tmp, "b"), CPU_CONTEXT, gpu))
+            self.assertIn("add_one: 1 row(s) not verified: FAILED (3 mismatches): left out", out)
+            self.assertNotIn("data resident", out.splitlines()[0])
 
     def test_crossover_rule(self):
         self.assertEqual(summary.crossover([(1, 1.0, 2.0), (2, 2.0, 1.0), (4, 4.0, 1.0)]), 2)
@@ -124,30 +128,32 @@ class JudgedOn(unittest.TestCase):
         data = {"experiment": "matmul", "probes": {"serial": {"memcpy_gb_per_s": 30.0},
                                                    "openmp": {"memcpy_gb_per_s": 50.0}},
                 "results": [{"variant": "blas", "space": "host", "judged_on": "openmp", "status": "verified",
-                             "best_s": 0.01, "gb_per_s": 1.0},
+                             "best_s": 0.01, "gb_per_s": 1.0, "size": "8"},
                             {"variant": "host", "space": "host", "status": "verified", "best_s": 0.06,
-                             "gb_per_s": 0.2}]}
-        blas, host = runs.entries_of(None, data)
-        self.assertEqual((blas.reference.space, blas.reference.gbps), ("openmp", 50.0))
-        self.assertEqual((host.reference.space, host.reference.gbps), ("serial", 30.0))
+                             "gb_per_s": 0.2, "size": "8"}]}
+        with tempfile.TemporaryDirectory() as tmp:
+            run = write_run(os.path.join(tmp, "run"), CPU_CONTEXT, [data])
+            rc, out, err = run_tool("nbk-report", run, "--out", os.path.join(tmp, "r"), "--no-plots")
+            self.assertEqual(rc, 0, err)
+            md = read(os.path.join(tmp, "r", "index.md"))
+        self.assertIn("| blas | 8 | 10.00 ms<br>1.00 GB/s, 2.0% memcpy |", md)  # of openmp's 50 GB/s
+        self.assertIn("| host | 8 | 60.00 ms<br>0.200 GB/s, 0.7% memcpy |", md)  # of serial's 30 GB/s
 
 
 class H100Record(unittest.TestCase):
     """The H100 run of main at 4ae6697, in the repository; its rows were converted once from the older format."""
 
     def test_record_is_readable(self):
-        run = runs.RunRecord(H100)
-        run.label = "h100"
-        self.assertEqual(sorted(run.programs), ["add_one", "device_info", "product", "sum"])
-        by = {(e.experiment, e.variant, e.space): e for e in run.entries}
+        rc, out, err = run_tool("nbk-compare", H100, "--json")
+        self.assertEqual(rc, 0, err)
+        by = {(r["experiment"], r["variant"], r["space"]): r for r in json.loads(out)["results"]}
         resident = by[("add_one", "resident", "cuda")]
-        self.assertAlmostEqual(resident.time, 0.020240402)
-        self.assertEqual(resident.reference.kind, "copy")  # no memcpy probe then
-        self.assertTrue(by[("add_one", "managed", "cuda")].crosses_link)
-        self.assertTrue(by[("sum", "builtin+transfers", "cuda")].crosses_link)
-        self.assertEqual(by[("product", "prod", "cuda")].time, 2.7728e-05)
+        self.assertAlmostEqual(resident["time_s"], 0.020240402)
+        self.assertEqual(resident["reference"], "probe/copy/cuda")  # no memcpy probe then
+        self.assertIsNone(by[("add_one", "managed", "cuda")]["fraction_of_reference"])  # crosses the link
+        self.assertIsNone(by[("sum", "builtin+transfers", "cuda")]["fraction_of_reference"])
+        self.assertEqual(by[("product", "prod", "cuda")]["time_s"], 2.7728e-05)
         self.assertIn(("product", "log-sum", "openmp"), by)
-        self.assertEqual(run.value("label"), "h100")
 
     def test_files_are_the_runs_own(self):
         with open(os.path.join(H100, "add_one.json"), encoding="utf-8") as f:
