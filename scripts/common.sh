@@ -72,3 +72,36 @@ nbk_configure() {
   fi
   cmake --preset "$preset" -B "$dir" -DKokkos_ROOT="$root" "${fresh[@]}" >/dev/null
 }
+
+# pack-device.sh's packing, shared with tests/pmix_namespace.sh.
+# Copies into $1 every shared library that the files after it load, except glibc's own, the
+# driver's and those the pack already holds in $stage/lib (the caller's $stage).
+copy_loaded_libraries() {
+  local to=$1 lib; shift
+  for lib in $( { ldd "$@" 2>/dev/null || true; } | awk '/=> \//{print $3}' | sort -u); do
+    case "$(basename "$lib")" in
+      libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+      # cuBLAS (580 MB, nine times what the device tool carries) comes with the GPU machine's
+      # CUDA 13 toolkit; run.sh finds it there.
+      libcublas.so*|libcublasLt.so*) ;;
+      *) [[ -e $stage/lib/$(basename "$lib") ]] || cp -L "$lib" "$to/" ;;
+    esac
+  done
+}
+
+# Open MPI's runtime, relocated into $1: orterun, the Open MPI and PMIx trees as Debian lays
+# them out under /usr (libraries, plugins, help texts), and every library those and the MPI
+# programs load that the target may lack. OPAL_PREFIX and PMIX_INSTALL_PREFIX point Open MPI
+# there (run.sh sets them); checked here in a mount namespace with the system's copies hidden.
+pack_open_mpi() {
+  local to=$1 multiarch=lib/x86_64-linux-gnu
+  local orterun; orterun=$(readlink -f "$(command -v orterun)") || die "no orterun: bootstrap.sh mpi installs Open MPI"
+  local prefix; prefix=$(dirname "$(dirname "$orterun")")  # /usr
+  mkdir -p "$to/openmpi/bin" "$to/openmpi/$multiarch" "$to/openmpi/share" "$to/lib"
+  cp "$orterun" "$to/openmpi/bin/"
+  cp -a "$prefix/$multiarch/openmpi" "$prefix/$multiarch/pmix2" "$to/openmpi/$multiarch/"
+  cp -a "$prefix/share/openmpi" "$to/openmpi/share/"
+  rm -rf "$to/openmpi/$multiarch"/{openmpi,pmix2}/include "$to/openmpi/$multiarch"/{openmpi,pmix2}/lib/*.a
+  local plugins; mapfile -t plugins < <(find "$to/openmpi" -name '*.so*' -type f)
+  copy_loaded_libraries "$to/lib" "$to/openmpi/bin/orterun" "$to/bin"/* "${plugins[@]}"  # run.sh loads $stage/lib too
+}

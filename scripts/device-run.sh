@@ -12,7 +12,8 @@
 #   REPS=3                    --benchmark_repetitions
 #   TESTS_FILTER='*/cuda.*'   --gtest_filter for the tests step (default: every test)
 #   PROFILE_APPS="maximum"    experiments for the profile step (default: the memory-bound ones)
-#   MPI_ARGS="--size 2^28"    arguments of the mpi step's two-rank runs (default: the documents' sizes)
+#   MPI_ARGS="--size 2^31"    arguments of the mpi step's two-rank runs (default: add-one 2^28, sum at
+#                             its document's 2^27 - 157, 3 repetitions, probes of 2^24: the step in 2 minutes)
 #
 # Results (log.txt, device_info.json, tests.json, <experiment>.json and .txt, bench.json,
 # sanitizer-*.txt, report/) are written to .device/out/ and, when $OUT is set (the
@@ -67,12 +68,15 @@ touch "$work/log.txt"
 # Open MPI's launcher from .device/mpi (pack-device.sh --mpi), relocated there, local ranks
 # only: shared memory between them (no network stack is probed), root allowed, and ranks
 # beyond the cores allowed. PMIx looks for its plugins in the folder it was built for (/usr/lib/
-# x86_64-linux-gnu/pmix2/lib/pmix) whatever PMIX_INSTALL_PREFIX says: on a machine with a PMIx
-# of its own there, every rank loaded that one's zlib plugin and printed three "dlopen error"
-# lines (H100 run of 33739fb). The component path sends it to the packed plugins.
+# x86_64-linux-gnu/pmix2/lib/pmix, its pkglibdir) whatever PMIX_INSTALL_PREFIX says: on a machine
+# with a PMIx of its own there, orterun and every rank loaded that one's zlib plugin and printed
+# "dlopen error" lines (H100 runs of 33739fb and fbf7cc7). A component path only adds a folder to
+# that search; PMIX_PKGLIBDIR moves the folder itself, in orterun and in the ranks, which inherit
+# it (tests/pmix_namespace.sh shows both, with a foreign plugin mounted at the system's path).
 mpirun_packed() {
   local m="$here/mpi" pmix="$here/mpi/openmpi/lib/x86_64-linux-gnu/pmix2"
-  env OPAL_PREFIX="$m/openmpi" PMIX_INSTALL_PREFIX="$pmix" PMIX_MCA_mca_base_component_path="$pmix/lib/pmix" \
+  env OPAL_PREFIX="$m/openmpi" PMIX_INSTALL_PREFIX="$pmix" PMIX_PKGLIBDIR="$pmix/lib/pmix" \
+      PMIX_MCA_mca_base_component_path="$pmix/lib/pmix" \
       LD_LIBRARY_PATH="$m/lib:$LD_LIBRARY_PATH" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
       OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
       "$m/openmpi/bin/orterun" -q --oversubscribe "$@"
@@ -197,15 +201,16 @@ for step in "${steps[@]}"; do
            fi
            export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
            for ranks in 2 1; do
-             # shellcheck disable=SC2206  # MPI_ARGS is a list of arguments
-             args=(${MPI_ARGS:-}); ((ranks == 1)) && args=(--size 1000003 --repetitions 3)
              for app in add_one sum; do
+               # shellcheck disable=SC2206  # MPI_ARGS is a list of arguments
+               args=(${MPI_ARGS:---repetitions 3 --probe-size 2^24}); [[ -z ${MPI_ARGS:-} && $app == add_one ]] && args+=(--size 2^28)
+               ((ranks == 1)) && args=(--size 1000003 --repetitions 3 --probe-size 2^24)
                note "mpi: $app on $ranks rank(s)"
                run mpirun_packed -n "$ranks" "$here/mpi/bin/nbk-${app//_/-}" \
                    --json "$work/mpi-n$ranks-$app.json" "${args[@]}"
              done
            done
-           noise=$(grep -c "dlopen error" "$work/log.txt")
+           noise=$(grep -cE "dlopen error|usable compression library" "$work/log.txt")
            ((noise == 0)) || { status=1; note "mpi: $noise 'dlopen error' lines from PMIx (its plugins: run.sh's mpirun_packed)"; }
            note "mpi: bad input on 2 ranks (expect exit 2)"
            mpirun_packed -n 2 "$here/mpi/bin/nbk-add-one" --size -5 2>&1 | tee -a "$work/log.txt"

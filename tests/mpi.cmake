@@ -46,3 +46,11 @@ nbk_mpi_app_test(one_process_variant 2 2 nbk-add-one --size 1000 --variant resid
 # Bad input only rank 0 sees (it alone writes the JSON): rank 1 must not hang waiting for it.
 nbk_mpi_app_test(unwritable_json 2 2 nbk-sum --size 1000 --json /nonexistent/dir/out.json
                  STDERR "cannot write")
+
+# run.sh's mpi step with Open MPI packed for a GPU machine, in a mount namespace where the
+# system's PMIx plugin folder holds a plugin that cannot load: no "dlopen error" from orterun
+# or the ranks (tests/pmix_namespace.sh; skipped without root).
+add_test(NAME mpi.pmix_foreign_plugins
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pmix_namespace.sh ${PROJECT_SOURCE_DIR}
+                 $<TARGET_FILE:nbk-add-one> $<TARGET_FILE:nbk-sum>)
+set_tests_properties(mpi.pmix_foreign_plugins PROPERTIES LABELS mpi PROCESSORS 2 TIMEOUT 600 SKIP_RETURN_CODE 77)
