@@ -69,11 +69,13 @@ class Cell:
     gbps = property(lambda self: None if self.run.error else self.run.gbps)
     spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
 
+    reference = property(lambda self: self.run.reference or self.column.reference)
+
     @property
     def ref_fraction(self):
-        """GB/s against the column's in-memory reference; None for a call that crosses the
-        host-device link, whose bound is the link and not the device's memory."""
-        ref = self.column.reference
+        """GB/s against the reference (the row's own program's probe, else the column's); None for a
+        call that crosses the host-device link, whose bound is the link and not the device's memory."""
+        ref = self.reference
         if self.run.crosses_link or ref is None or ref.error or self.gbps is None or not ref.gbps:
             return None
         return self.gbps / ref.gbps
@@ -289,7 +291,7 @@ def comparison_records(cmp):
             if cell is None:
                 continue
             kind, rel, details = cell.spread
-            ref = c.reference
+            ref = cell.reference
             records.append({
                 "experiment": row.experiment, "variant": row.variant, "size": row.size, "extra": row.extra,
                 "column": c.label, "space": c.space, "file": c.file.path, "name": cell.run.name,

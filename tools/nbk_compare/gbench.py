@@ -101,6 +101,7 @@ class Run:
         self.aggregates = {}  # aggregate name -> row
         self.error = None
         self.crosses_link = False  # the registrar's crosses_link counter: host<->device copies are timed
+        self.reference = None  # a program row's own bandwidth reference (runs.ResultsFile), a Run
 
     key = property(lambda self: (self.experiment, self.variant, self.size, self.extra))  # the name less the space
     family = property(lambda self: f"{self.experiment}/{self.variant}" if self.variant else self.experiment)

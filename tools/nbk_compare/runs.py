@@ -372,8 +372,11 @@ class ResultsFile:
             if b is None:
                 continue
             b.crosses_link, b.error = e.crosses_link, e.error
-            if e.reference and not e.crosses_link:  # the first program's probe
-                self._add(f"probe/{e.reference.kind}/{e.reference.space}", None, e.reference.gbps)
+            if e.reference and not e.crosses_link:  # its own program's probe (nbk-report's rule); the first shown
+                name = f"probe/{e.reference.kind}/{e.reference.space}"
+                b.reference = Run(name)
+                b.reference.gbps_samples = [e.reference.gbps]
+                self._add(name, None, e.reference.gbps)
 
     def _add(self, name, time, gbps):
         """A benchmark of one sample, unless the name is taken."""
