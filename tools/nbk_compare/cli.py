@@ -126,6 +126,8 @@ def run_compare(argv, out=sys.stdout):
     _check_output(args, args.files)
     if args.label and len(args.label) != len(args.files):
         raise cmpmod.UsageError(f"--label given {len(args.label)} times for {len(args.files)} files")
+    if not all(label.strip() for label in args.label):
+        raise cmpmod.UsageError("--label: an empty name")
     labels = args.label or default_labels(args.files)
     files = [open_compare_input(path, label) for path, label in zip(args.files, labels)]
     baseline_given = any(a == "--baseline" or a.startswith("--baseline=") for a in argv)

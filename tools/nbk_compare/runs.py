@@ -332,6 +332,8 @@ def label_runs(runs, labels=None):
     if labels:
         if len(labels) != len(runs):
             raise InputError(f"--label given {len(labels)} times for {len(runs)} runs")
+        if not all(label.strip() for label in labels):
+            raise InputError("--label: an empty name")
         chosen = list(labels)
     else:
         cands = [r.label_candidates() for r in runs]
