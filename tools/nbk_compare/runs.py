@@ -14,6 +14,7 @@ space (the memcpy probe, else the Kokkos copy probe, of the same program and run
 """
 import collections
 import json
+import math
 import os
 import re
 import sys
@@ -145,6 +146,8 @@ def _check(path, where, value, types):
     if value is not None and (not isinstance(value, types) or isinstance(value, bool) and bool not in types and int in types):
         raise InvalidRecord(f"{path}: {where}: expected {' or '.join(t.__name__ for t in types)}, "
                             f"found {type(value).__name__} {json.dumps(value)[:40]}")
+    if types in (_NUMBER, _INT) and value is not None and not (math.isfinite(value) and value >= 0):
+        raise InvalidRecord(f"{path}: {where}: expected a finite number >= 0, found {value}")
 
 
 def check_context(path, context, where=""):
@@ -166,6 +169,8 @@ def check_program(path, data):
         _check(path, f"results[{i}]", row, (dict,))
         for key, types in _ROW_FIELDS.items():
             _check(path, f"results[{i}].{key}", row.get(key), types)
+        if not re.fullmatch(r"[0-9]+(x[0-9]+)*", str(row.get("size", "0"))):
+            raise InvalidRecord(f"{path}: results[{i}].size: not a size (N, AxB, AxBxC): {json.dumps(row['size'])[:40]}")
         for key in ("best_s", "gb_per_s", "fraction_of_link"):
             _check(path, f"results[{i}].with_transfers.{key}", (row.get("with_transfers") or {}).get(key), _NUMBER)
     _check(path, "probes", data.get("probes"), (dict,))

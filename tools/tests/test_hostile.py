@@ -15,9 +15,10 @@ HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", "[x](jav
 
 
 def hostile(value, i=[0]):
-    """Every string of a JSON value with a piece of markup appended (a different one each time)."""
+    """Every string of a JSON value with a piece of markup appended (a different one each time), but
+    sizes (checked at load: digits and x)."""
     if isinstance(value, dict):
-        return {k: hostile(v) for k, v in value.items()}
+        return {k: v if k == "size" else hostile(v) for k, v in value.items()}
     if isinstance(value, list):
         return [hostile(v) for v in value]
     if isinstance(value, str):
@@ -84,6 +85,14 @@ class Validation(unittest.TestCase):
         programs = cpu_programs()
         programs[1]["results"][0]["variant"] = {"a": 1}
         self.refused(CPU_CONTEXT, programs, "maximum.json", "results[0].variant")
+
+    def test_a_size_that_is_not_one_and_a_negative_time(self):
+        programs = cpu_programs()
+        programs[0]["results"][0]["size"] = "<b>big</b>"
+        self.refused(CPU_CONTEXT, programs, "add_one.json", "results[0].size")
+        programs = cpu_programs()
+        programs[1]["results"][0]["best_s"] = -1.0
+        self.refused(CPU_CONTEXT, programs, "maximum.json", "results[0].best_s")
 
     def test_an_experiment_name_that_is_a_path(self):
         programs = cpu_programs()
