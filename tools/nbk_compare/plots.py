@@ -284,6 +284,7 @@ def plot_speedups(lines, path):
     found = [x for _, v in values for x in v if x]
     ax.set_xscale("log")
     ax.set_xlim(min(0.5, min(found)) / 2, max(2.0, max(found)) * 4)
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0) if max(found) / min(found) < 100 else (1.0,)))
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.axvline(1, color="black", linewidth=1)
