@@ -258,9 +258,9 @@ def _cells(entry, runs_shown):
 
 def legend(runs, lines):
     cpus = cpu_runs(runs)
-    out = [f"speed-up = best CPU time / GPU time (>1: the GPU is faster), at the size shown: the largest "
-           f"measured on both. CPU: {', '.join(r.label for r in cpus)}" if any(r.has_device for r in runs) else
-           f"size: the largest each workload was measured at. CPU: {', '.join(r.label for r in cpus)}"
+    out = [("speed-up = best CPU time / GPU time (>1: the GPU is faster), at the size shown: the largest measured "
+            "on both." if any(r.has_device for r in runs) else "size: the largest each workload was measured at.")
+           + f" CPU: {', '.join(r.label for r in cpus)}"
            + ("" if any(_cpu_run(r) for r in runs)
               else " (no run of the programs on a CPU alone: CPU rows of every run)")
            + f"; GPU: {', '.join(r.label for r in runs if r.has_device) or 'no run with a device'}.",
