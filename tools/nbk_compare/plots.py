@@ -31,10 +31,6 @@ def _matplotlib():
     return Figure, FigureCanvasAgg, ticker
 
 
-_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
-_STYLES = ["-", "--", ":", "-."]
-
-
 DPI = 110
 MAX_HEIGHT_PX = 1600  # no figure taller: a page shows it whole
 
@@ -114,7 +110,6 @@ def _small_multiples(panels, draw, path, title):
     return written
 
 
-
 def _curves_by_size(entries, pick):
     """{elements: best time} of the usable entries `pick` keeps."""
     best = {}
@@ -139,7 +134,8 @@ def plot_run_times(runs, lines, path):
     curves += [(REFERENCE_SPACES[s] + ("" if r.label == s else f" {r.label}"), "-.", "x",
                 lambda e, r=r, s=s: e.run is r and e.space == s)
                for s in reference_spaces(runs) for r in reference_runs(runs, s)]
-    curves += [(f"GPU {r.label}{how}", style, marker, lambda e, r=r, x=x: e.run is r and e.on_device and e.crosses_link == x)
+    curves += [(f"GPU {r.label}{how}", style, marker,
+                lambda e, r=r, x=x: e.run is r and e.on_device and e.crosses_link == x)
                for r in gpus for how, style, marker, x in ((" resident", "--", "s", False),
                                                            (" + transfers", ":", "^", True))]
 
@@ -271,7 +267,8 @@ def plot_speedups(lines, path):
     values = [(name, v) for name, v in values if any(v)]
     if not values:
         return None
-    fig = Figure(figsize=(10, min(MAX_HEIGHT_PX / DPI - 1, 1.4 + 0.14 * len(lines) * len(values))), layout="constrained")
+    fig = Figure(figsize=(10, min(MAX_HEIGHT_PX / DPI - 1, 1.4 + 0.14 * len(lines) * len(values))),
+                 layout="constrained")
     ax = fig.subplots()
     height = 0.8 / len(values)
     for k, (name, v) in enumerate(values):
@@ -284,7 +281,8 @@ def plot_speedups(lines, path):
     found = [x for _, v in values for x in v if x]
     ax.set_xscale("log")
     ax.set_xlim(min(0.5, min(found)) / 2, max(2.0, max(found)) * 4)
-    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0) if max(found) / min(found) < 100 else (1.0,)))
+    subs = (1.0, 2.0, 5.0) if max(found) / min(found) < 100 else (1.0,)
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.axvline(1, color="black", linewidth=1)

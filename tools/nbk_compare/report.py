@@ -27,8 +27,6 @@ from .summary import NOT_COMPARABLE
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 PUBLISHED = os.path.join(HERE, "published.json")
-ID_KEYS = ["variant", "method", "space", "status"]
-MAX_INLINE_ENTRIES = 24  # larger flat objects go into a folded <details> block
 
 
 # ---------------------------------------------------------------------------------- document

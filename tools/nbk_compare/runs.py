@@ -143,7 +143,8 @@ _CONTEXT_FIELDS = {**dict.fromkeys(("host", "host_name", "label", "name", "prese
 
 def _check(path, where, value, types):
     types = types if isinstance(types, tuple) else (types,)
-    if value is not None and (not isinstance(value, types) or isinstance(value, bool) and bool not in types and int in types):
+    wrong_bool = isinstance(value, bool) and bool not in types and int in types
+    if value is not None and (not isinstance(value, types) or wrong_bool):
         raise InvalidRecord(f"{path}: {where}: expected {' or '.join(t.__name__ for t in types)}, "
                             f"found {type(value).__name__} {json.dumps(value)[:40]}")
     if types in (_NUMBER, _INT) and value is not None and not (math.isfinite(value) and value >= 0):
@@ -162,7 +163,8 @@ def check_context(path, context, where=""):
 def check_program(path, data):
     """A program's JSON: its experiment a name, its rows, probes and sweeps of the types read."""
     if not re.fullmatch(r"\w+", data["experiment"]):
-        raise InvalidRecord(f"{path}: experiment: not a name (letters, digits, _): {json.dumps(data['experiment'])[:40]}")
+        raise InvalidRecord(f"{path}: experiment: not a name (letters, digits, _): "
+                            f"{json.dumps(data['experiment'])[:40]}")
     if data.get("context") is not None:
         check_context(path, data["context"], "context.")
     for i, row in enumerate(data.get("results") or []):
@@ -170,7 +172,8 @@ def check_program(path, data):
         for key, types in _ROW_FIELDS.items():
             _check(path, f"results[{i}].{key}", row.get(key), types)
         if not re.fullmatch(r"[0-9]+(x[0-9]+)*", str(row.get("size", "0"))):
-            raise InvalidRecord(f"{path}: results[{i}].size: not a size (N, AxB, AxBxC): {json.dumps(row['size'])[:40]}")
+            raise InvalidRecord(f"{path}: results[{i}].size: not a size (N, AxB, AxBxC): "
+                                f"{json.dumps(row['size'])[:40]}")
         for key in ("best_s", "gb_per_s", "fraction_of_link"):
             _check(path, f"results[{i}].with_transfers.{key}", (row.get("with_transfers") or {}).get(key), _NUMBER)
     _check(path, "probes", data.get("probes"), (dict,))

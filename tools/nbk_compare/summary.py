@@ -241,7 +241,8 @@ def summary_table(runs, lines):
     starts = [0]
     for _, subs in groups:
         starts.append(starts[-1] + len(subs))
-    kept = [i for i, (a, b) in enumerate(zip(starts, starts[1:])) if i == 0 or any(r[a:b] != ["-"] * (b - a) for r in rows)]
+    kept = [i for i, (a, b) in enumerate(zip(starts, starts[1:]))
+            if i == 0 or any(r[a:b] != ["-"] * (b - a) for r in rows)]
     columns = [c for i in kept for c in range(starts[i], starts[i + 1])]
     return [groups[i] for i in kept], [[r[c] for c in columns] for r in rows]
 
