@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "nbk/add/kernels.hpp"
@@ -24,6 +27,24 @@ constexpr double u32 = std::numeric_limits<float>::epsilon() / 2;
 template <class Space>
 class Elementwise : public ::testing::Test {};
 TYPED_TEST_SUITE(Elementwise, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+
+// `kernel(space, in, out)` on Views of no elements, each in the middle of a larger allocation (the
+// input's of ones, the output's of -1): how many elements of the output's allocation it changed.
+// A map of nothing writes nothing, not an element, a tail or a tile.
+template <class Space, class Kernel>
+std::size_t writes_of_empty_map(Kernel kernel) {
+  using Memory = typename Space::memory_space;
+  constexpr std::size_t size = 64, at = 32;
+  Kokkos::View<float*, Memory> in("in", size), out("out", size);
+  Kokkos::deep_copy(in, 1.0f);
+  Kokkos::deep_copy(out, -1.0f);
+  const Kokkos::View<float*, Memory, Kokkos::MemoryUnmanaged> empty_in(in.data() + at, 0), empty_out(out.data() + at, 0);
+  kernel(Space(), empty_in, empty_out);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  std::size_t written = 0;
+  for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
+  return written;
+}
 
 template <class Space>
 std::vector<float> gaussian_on(const std::vector<float>& x, float mean, float sigma) {
@@ -53,7 +74,10 @@ TYPED_TEST(Elementwise, GaussianOverAnOddSizeAndEmpty) {
     const double exact = std::exp(-0.5 * double(x[i]) * double(x[i])) / std::sqrt(2 * pi);
     ASSERT_NEAR(p[i], exact, 32 * u32 * exact) << "x = " << x[i];
   }
-  EXPECT_TRUE(gaussian_on<TypeParam>({}, 0.0f, 1.0f).empty());
+  EXPECT_EQ(writes_of_empty_map<TypeParam>([](const auto& space, const auto& in, const auto& out) {
+              nbk::gaussian::pdf_map(space, in, 0.0f, 1.0f, out);
+            }),
+            0u);
 }
 
 template <class Space>
@@ -101,6 +125,10 @@ TYPED_TEST(Elementwise, PolarDistanceOverAnOddSize) {
     const double dy = r1[i] * std::sin(double(t1[i])) - r2[i] * std::sin(double(t2[i]));
     ASSERT_NEAR(d[i], std::hypot(dx, dy), 16 * u32 * (double(r1[i]) + r2[i])) << "element " << i;
   }
+  EXPECT_EQ(writes_of_empty_map<TypeParam>([](const auto& space, const auto& in, const auto& out) {
+              nbk::polar::distance_map(space, in, in, in, in, out);
+            }),
+            0u);
 }
 
 // Sizes below, at and above the document's 30 x 128 = 3,840 threads, and a grid of one
@@ -126,6 +154,11 @@ TYPED_TEST(Elementwise, GridStrideAddCoversEveryElementOnce) {
       if (nbk::is_device_space_v<TypeParam>) EXPECT_EQ(ran.threads, grid.threads);
       for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 3.0f * static_cast<float>(i)) << "element " << i;
     }
+    EXPECT_EQ(writes_of_empty_map<TypeParam>([grid](const auto& space, const auto& in, const auto& out) {
+                nbk::add::grid_stride_add(space, in, in, out, grid);
+              }),
+              0u)
+        << "grid " << grid.blocks;
   }
 }
 
@@ -153,6 +186,11 @@ TYPED_TEST(Elementwise, RangeAddOfFloatsAtOddSizes) {
       ASSERT_EQ(out.size(), n);
       for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(3 * i + 1)) << i << ", " << nbk::test::code_name(code);
     }
+    EXPECT_EQ(writes_of_empty_map<TypeParam>([code](const auto& space, const auto& in, const auto& out) {
+                nbk::add::range_add(space, in, in, out, code);
+              }),
+              0u)
+        << nbk::test::code_name(code);
   });
 }
 
@@ -187,6 +225,67 @@ TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
       });
     }
   }
+}
+
+// The host spaces' streaming MatAdd (non-temporal stores in blocks of 4096 elements): every element
+// once, for spans that end inside a block and inside a vector, starting on and off a vector boundary
+// (the matrices at an offset of 0, 1 or 3 floats into their allocations), and nothing written
+// around them.
+TYPED_TEST(Elementwise, MatAddStreamingWritesEveryElementOnce) {
+  if constexpr (!nbk::is_device_space_v<TypeParam>) {
+    using Memory = typename TypeParam::memory_space;
+    using Unmanaged = Kokkos::View<float**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
+    for (const auto [rows, columns] : {std::pair{0, 4}, std::pair{1, 1}, std::pair{17, 33}, std::pair{3, 4099},
+                                       std::pair{1, 2 * 4096 + 5}, std::pair{2, 4096}})
+      for (const int offset : {0, 1, 3}) {
+        SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns) + " at offset " + std::to_string(offset));
+        const std::size_t span = static_cast<std::size_t>(rows) * columns, size = span + 8;
+        Kokkos::View<float*, Memory> a_memory("a", size), b_memory("b", size), c_memory("c", size);
+        Kokkos::deep_copy(c_memory, -1.0f);
+        const Unmanaged a(a_memory.data() + offset, rows, columns), b(b_memory.data() + offset, rows, columns),
+            c(c_memory.data() + offset, rows, columns);
+        for (int i = 0; i < rows; ++i)
+          for (int j = 0; j < columns; ++j) {
+            a(i, j) = static_cast<float>(1000 * i);
+            b(i, j) = static_cast<float>(j);
+          }
+        nbk::mat_add::mat_add_streaming(TypeParam(), a, b, c);
+        Kokkos::fence();
+        std::size_t wrong = 0;
+        for (int i = 0; i < rows; ++i)
+          for (int j = 0; j < columns; ++j) wrong += c(i, j) != static_cast<float>(1000 * i + j);
+        EXPECT_EQ(wrong, 0u);
+        std::size_t outside = 0;
+        for (std::size_t e = 0; e < size; ++e)
+          outside += (e < static_cast<std::size_t>(offset) || e >= offset + span) && c_memory(e) != -1.0f;
+        EXPECT_EQ(outside, 0u);
+      }
+  }
+}
+
+// C with no rows or no columns in the middle of a larger allocation, every launch and code: the
+// whole allocation is as it was.
+TYPED_TEST(Elementwise, MatAddOfEmptyMatricesWritesNothing) {
+  using Memory = typename TypeParam::memory_space;
+  using Unmanaged = Kokkos::View<float**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
+  using nbk::Walk;
+  constexpr std::size_t size = 64, at = 32;
+  Kokkos::View<float*, Memory> in("in", size), out("out", size);
+  Kokkos::deep_copy(in, 1.0f);
+  for (const auto launch : {nbk::mat_add::guide_launch, nbk::mat_add::row_launch, nbk::mat_add::kokkos_launch,
+                            nbk::mat_add::flat_launch,
+                            nbk::mat_add::Launch{{4, 64}, Walk::contiguous_first}, nbk::mat_add::Launch{{}, Walk::contiguous_first}})
+    for (const auto [rows, columns] : {std::pair{0, 4}, std::pair{4, 0}, std::pair{0, 0}})
+      nbk::test::for_each_code<TypeParam>([&](auto code) {
+        Kokkos::deep_copy(out, -1.0f);
+        const Unmanaged a(in.data() + at, rows, columns), c(out.data() + at, rows, columns);
+        nbk::mat_add::mat_add(TypeParam(), a, a, c, launch, code);
+        const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+        std::size_t written = 0;
+        for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
+        EXPECT_EQ(written, 0u) << rows << " x " << columns << ", tiles " << launch.tiles[0] << " x " << launch.tiles[1]
+                               << ", " << nbk::test::code_name(code);
+      });
 }
 
 }  // namespace

@@ -35,14 +35,23 @@ Matrix<T, Space> matrix_on(Index rows, Index columns, const std::vector<T>& valu
   return a;
 }
 
-// Per-row results of `kernel(space, a, out)` read back, `out` starting as `unwritten`.
+// Per-row results of `kernel(space, a, out)` read back, `out` starting as `unwritten`. `out` is the
+// middle of a larger allocation, whose elements on either side must be `unwritten` after the call:
+// a kernel writes its rows and nothing else (with no rows, nothing at all).
 template <class Space, class Value, class T, class Kernel>
 std::vector<Value> per_row(Kernel kernel, Index rows, Index columns, const std::vector<T>& values, Value unwritten) {
-  Kokkos::View<Value*, typename Space::memory_space> out("out", rows);
-  Kokkos::deep_copy(out, unwritten);
+  constexpr Index guard = 8;
+  Kokkos::View<Value*, typename Space::memory_space> memory("out", rows + 2 * guard);
+  Kokkos::deep_copy(memory, unwritten);
+  const Kokkos::View<Value*, typename Space::memory_space, Kokkos::MemoryUnmanaged> out(memory.data() + guard, rows);
   kernel(Space(), matrix_on<Space>(rows, columns, values), out);
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  return std::vector<Value>(host.data(), host.data() + rows);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), memory);
+  const auto untouched = [unwritten](Value x) { return x == unwritten || (x != x && unwritten != unwritten); };
+  for (Index g = 0; g < guard; ++g) {
+    EXPECT_TRUE(untouched(host(g))) << "written before the first row: " << host(g);
+    EXPECT_TRUE(untouched(host(guard + rows + g))) << "written after the last of " << rows << " rows: " << host(guard + rows + g);
+  }
+  return std::vector<Value>(host.data() + guard, host.data() + guard + rows);
 }
 
 // vector_gpu_code: the vector way's GPU code (32 lanes, 8 rows a team, a pack a lane) on any
