@@ -21,5 +21,4 @@ export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-thread
   --benchmark_out="build/$preset/bench.json" --benchmark_out_format=json "$@"
 log "wrote build/$preset/bench.json"
 log "compare its spaces: tools/nbk-compare build/$preset/bench.json --baseline serial;" \
-    "check a change: tools/nbk-compare regress OLD.json build/$preset/bench.json;" \
-    "report with plots: tools/nbk-report --preset-dir build/$preset"
+    "check a change: tools/nbk-compare regress OLD.json build/$preset/bench.json"
