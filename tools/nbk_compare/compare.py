@@ -69,7 +69,8 @@ class Cell:
     gbps = property(lambda self: None if self.run.error else self.run.gbps)
     spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
 
-    reference = property(lambda self: self.run.reference or self.column.reference)
+    # the row's own program's probe (not for a call crossing the link), else the column's
+    reference = property(lambda self: (None if self.run.crosses_link else self.run.reference) or self.column.reference)
 
     @property
     def ref_fraction(self):

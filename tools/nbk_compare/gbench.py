@@ -88,20 +88,40 @@ def _gbps(row):
     return float(g) if isinstance(g, (int, float)) else b * 1e-9 if isinstance(b, (int, float)) else None
 
 
-class Run:
-    """One benchmark (one name) of one file: its repetitions and aggregates."""
+# Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
+# 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
+# named here is taken for a device: Kokkos' others (cuda, hip, sycl, openmptarget) are.
+CPU_SPACES = ("host", "serial", "openmp", "threads", "hpx", "numpy")
+# CPU spaces that are references measured beside the programs, not the programs' variants: never
+# a candidate for the best CPU time, shown in columns of their own (tools/nbk-numpy writes numpy).
+REFERENCE_SPACES = {"numpy": "NumPy"}
 
-    def __init__(self, name):
+
+def on_device(space):
+    """True for a GPU space (any space not in CPU_SPACES)."""
+    return space not in CPU_SPACES
+
+
+def is_reference(space):
+    return space in REFERENCE_SPACES
+
+
+class Run:
+    """The tools' one row: a benchmark (one name) of a Google Benchmark file, its repetitions and
+    aggregates; or a program's result row (runs.rows_of: its best call as one sample, `run` the
+    RunRecord, `reference` the probe Run judging its GB/s); or a probe."""
+
+    def __init__(self, name, **fields):
         self.name = name  # run name without the aggregate suffix
-        fields = split_name(name)
+        fields = {**split_name(name), **fields}
         self.experiment, self.variant, self.space, self.size, self.extra = (
             fields[k] for k in ("experiment", "variant", "space", "size", "extra"))
         self.samples = []  # seconds per iteration, one per repetition (run_type iteration)
         self.gbps_samples = []
         self.aggregates = {}  # aggregate name -> row
         self.error = None
-        self.crosses_link = False  # the registrar's crosses_link counter: host<->device copies are timed
-        self.reference = None  # a program row's own bandwidth reference (runs.ResultsFile), a Run
+        self.crosses_link = False  # host<->device copies are timed (the registrar's crosses_link counter)
+        self.reference = self.run = self.elements = self.link_fraction = None
 
     key = property(lambda self: (self.experiment, self.variant, self.size, self.extra))  # the name less the space
     family = property(lambda self: f"{self.experiment}/{self.variant}" if self.variant else self.experiment)
@@ -115,7 +135,7 @@ class Run:
     def time(self):
         """Median seconds per iteration: of the repetitions, else Google Benchmark's median
         (or mean) aggregate."""
-        return stats.median(self.samples) if self.samples else self._of_aggregates(_seconds)
+        return _median(self.samples) if self.samples else self._of_aggregates(_seconds)
 
     @property
     def time_source(self):
@@ -145,7 +165,34 @@ class Run:
     @property
     def gbps(self):
         """GB/s: median of the repetitions' counter, else the median (mean) aggregate's."""
-        return stats.median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps)
+        return _median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps)
+
+    on_device = property(lambda self: on_device(self.space))
+    # A reference's row (NumPy): on the CPU, but not one of the programs' CPU variants.
+    is_reference = property(lambda self: is_reference(self.space))
+    usable = property(lambda self: self.error is None and self.time is not None)
+
+    @property
+    def cpu_variant(self):
+        """One of the programs' CPU timings, a candidate for the best CPU time."""
+        return not self.on_device and not self.is_reference and not self.crosses_link
+
+    @property
+    def fraction(self):
+        """GB/s as a fraction of the reference: of the link for calls that cross it (when the
+        program measured the link), else of the space's memcpy or copy probe."""
+        if self.crosses_link:
+            return self.link_fraction
+        return None if self.gbps is None or self.reference is None else self.gbps / self.reference.gbps
+
+    @property
+    def fraction_of(self):
+        return "link" if self.crosses_link else (self.reference.variant if self.reference else None)
+
+
+def _median(values):
+    """One value as it is (no numpy for a program's row), else stats.median."""
+    return values[0] if len(values) == 1 else stats.median(values)
 
 
 class BenchFile:

@@ -124,7 +124,7 @@ def plot_run_times(runs, lines, path):
     reference's rows (dash-dot, not in the crossover) and each GPU run's device rows, resident
     and with transfers; a vertical line where the GPU (resident) becomes faster at every larger
     size."""
-    from .runs import REFERENCE_SPACES
+    from .gbench import REFERENCE_SPACES
     from .summary import cpu_runs, crossover, reference_runs, reference_spaces
     _, _, ticker = _matplotlib()
     cpus = cpu_runs(runs)

@@ -333,7 +333,7 @@ def experiment_comparison(doc, runs, experiment):
     rows = [[variant, format_size(size)] + [v for run, space in columns for v in values(
         run, space, cells.get((variant, size, run.label, space)), best_cpu.get(size))] for variant, size in keys]
     doc.table(headers, rows, right=range(2, len(headers)))
-    refs = {f"{e.reference.kind} {e.reference.space}@{e.run.label}": e.reference.gbps for e in entries if e.reference}
+    refs = {f"{e.reference.variant} {e.reference.space}@{e.run.label}": e.reference.gbps for e in entries if e.reference}
     notes = ["Each % is of its own run's probe of that space: " + "; ".join(
         f"{k} {format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] \
         if refs else []

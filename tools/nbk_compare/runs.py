@@ -8,11 +8,10 @@ same experiments' rows, read as references beside the programs'), Google Benchma
 record written before it, results/h100-4ae6697/, was converted once; its files say so in
 "upgraded_from").
 
-Rows become Entries: one per verified or failed result row and one more for its
-with-transfers timing (variant+transfers), each with the run's bandwidth reference of its
-space (the memcpy probe, else the Kokkos copy probe, of the same program and run).
+Rows become gbench.Runs, the tools' one row model (rows_of): one per verified or failed result
+row and one more for its with-transfers timing (variant+transfers), each with the run's bandwidth
+reference of its space (the memcpy probe, else the Kokkos copy probe, of the same program and run).
 """
-import collections
 import json
 import math
 import os
@@ -21,108 +20,58 @@ import sys
 
 from . import record
 from .compare import REFERENCE_KINDS, reference_space
-from .gbench import BenchFile, InputError, Run, load_json
+from .gbench import BenchFile, InputError, Run, is_reference, load_json, on_device  # noqa: F401 (on_device: for tests)
 
 
 class InvalidRecord(InputError):
     """A result or run.json whose fields have the wrong types: the tools stop (exit 2), even for a
     file of a run folder that is otherwise skipped with its reason."""
 
-# Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
-# 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
-# named here is taken for a device: Kokkos' others (cuda, hip, sycl, openmptarget) are.
-CPU_SPACES = ("host", "serial", "openmp", "threads", "hpx", "numpy")
-# CPU spaces that are references measured beside the programs, not the programs' variants: never
-# a candidate for the best CPU time, shown in columns of their own (tools/nbk-numpy writes numpy).
-REFERENCE_SPACES = {"numpy": "NumPy"}
+
 TRANSFERS = "+transfers"
 
 
-def on_device(space):
-    """True for a GPU space (any space not in CPU_SPACES)."""
-    return space not in CPU_SPACES
-
-
-def is_reference(space):
-    return space in REFERENCE_SPACES
-
-
-# ---------------------------------------------------------------------------------- entries
-
-# A bandwidth reference: a probe of one space in one program's run.
-Reference = collections.namedtuple("Reference", "kind space gbps")
-
-
 def reference_of(data, space):
-    """A program's bandwidth reference for `space` (compare.reference_space, REFERENCE_KINDS)."""
+    """A program's bandwidth reference for `space` (compare.reference_space, REFERENCE_KINDS): the
+    Run probe/<kind>/<space> of one sample of GB/s, or None."""
     space = reference_space(space)
     probe = (data.get("probes") or {}).get(space) or {}
-    return next((Reference(kind, space, float(probe[f"{kind}_gb_per_s"])) for kind in REFERENCE_KINDS
-                 if (probe.get(f"{kind}_gb_per_s") or 0) > 0), None)
-
-
-class Entry:
-    """One timing of one run: a result row, or its with-transfers timing."""
-
-    def __init__(self, run, experiment, row, transfers=False):
-        timing = row["with_transfers"] if transfers else row
-        self.run = run
-        self.experiment = experiment
-        self.variant = str(row.get("variant")) + (TRANSFERS if transfers else "")
-        self.space = str(row.get("space"))
-        self.size = str(row.get("size", ""))
-        self.elements = row.get("elements") if isinstance(row.get("elements"), int) else None
-        self.time = _positive(timing.get("best_s"))
-        self.gbps = _positive(timing.get("gb_per_s"))
-        self.crosses_link = transfers or "fraction_of_link" in row
-        self.link_fraction = _positive(timing.get("fraction_of_link"))
-        self.error = None if row.get("status") == "verified" else \
-            f"not verified: {row.get('check') or row.get('status') or 'no status'}"
-        self.reference = None
-
-    on_device = property(lambda self: on_device(self.space))
-    # A reference's row (NumPy): on the CPU, but not one of the programs' CPU variants.
-    is_reference = property(lambda self: is_reference(self.space))
-
-    @property
-    def cpu_variant(self):
-        """One of the programs' CPU timings, a candidate for the best CPU time."""
-        return not self.on_device and not self.is_reference and not self.crosses_link
-
-    @property
-    def fraction(self):
-        """GB/s as a fraction of the reference: of the link for calls that cross it (when the
-        program measured the link), else of the space's memcpy or copy probe."""
-        if self.crosses_link:
-            return self.link_fraction
-        if self.gbps is None or self.reference is None:
-            return None
-        return self.gbps / self.reference.gbps
-
-    @property
-    def fraction_of(self):
-        return "link" if self.crosses_link else (self.reference.kind if self.reference else None)
-
-    usable = property(lambda self: self.error is None and self.time is not None)
+    kind = next((k for k in REFERENCE_KINDS if (probe.get(f"{k}_gb_per_s") or 0) > 0), None)
+    if kind is None:
+        return None
+    ref = Run(f"probe/{kind}/{space}")
+    ref.gbps_samples = [float(probe[f"{kind}_gb_per_s"])]
+    return ref
 
 
 def _positive(v):
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else None
 
 
-def entries_of(run, data):
-    """The Entries of one program's JSON: skipped rows are left out."""
-    experiment = data.get("experiment")
-    out = []
+def rows_of(run, data):
+    """The Runs of one program's JSON: each verified or failed row (its best call as one sample) and
+    its with-transfers timing (variant+transfers); skipped rows are left out."""
+    experiment, probes, out = data.get("experiment"), {}, []
     for row in data.get("results") or []:
         if not isinstance(row, dict) or row.get("status") == "skipped" or "variant" not in row:
             continue
-        entries = [Entry(run, experiment, row)]
-        if isinstance(row.get("with_transfers"), dict):
-            entries.append(Entry(run, experiment, row, transfers=True))
-        for e in entries:  # the space whose probes judge the row (a vendor call on every core: openmp's)
-            e.reference = reference_of(data, row.get("judged_on") or e.space)
-        out.extend(entries)
+        for transfers in (False, True)[:1 + isinstance(row.get("with_transfers"), dict)]:
+            timing = row["with_transfers"] if transfers else row
+            variant, space, size = str(row.get("variant")) + TRANSFERS * transfers, str(row.get("space")), \
+                str(row.get("size", ""))
+            r = Run(f"{experiment}/{variant}/{space}/{size}", experiment=experiment, variant=variant, space=space,
+                    size=size, extra="")
+            time, gbps = _positive(timing.get("best_s")), _positive(timing.get("gb_per_s"))
+            r.samples, r.gbps_samples = [time] if time else [], [gbps] if gbps else []
+            r.run, r.crosses_link = run, transfers or "fraction_of_link" in row
+            r.elements = row.get("elements") if isinstance(row.get("elements"), int) else None
+            r.link_fraction = _positive(timing.get("fraction_of_link"))
+            r.error = None if row.get("status") == "verified" else \
+                f"not verified: {row.get('check') or row.get('status') or 'no status'}"
+            # the space whose probes judge the row (a vendor call on every core: openmp's)
+            judged = row.get("judged_on") or space
+            r.reference = probes.setdefault(judged, reference_of(data, judged))
+            out.append(r)
     return out
 
 
@@ -244,7 +193,7 @@ class RunRecord:
             raise InputError(f"{self.path}: {what} with no program result (<experiment>.json with \"experiment\" "
                              "and \"results\") and no Google Benchmark JSON: not a run")
         self.entries = [e for files in (self.programs, self.references) for _, data in files.values()
-                        for e in entries_of(self, data)]
+                        for e in rows_of(self, data)]
 
     def _read_given(self, path):
         if not os.path.exists(path):
@@ -310,6 +259,8 @@ class RunRecord:
         """The first value any context has for any of `keys` (run.json first)."""
         return next((c[k] for _, c in self.contexts() for k in keys if c.get(k) not in (None, "", [])), None)
 
+    spaces = BenchFile.spaces
+
     @property
     def has_device(self):
         return any(e.on_device for e in self.entries)
@@ -370,38 +321,9 @@ def open_runs(paths, labels=None):
 
 # ---------------------------------------------------------------------------------- for nbk-compare
 
-class ResultsFile:
-    """A run's program results seen as one Google Benchmark file, for the comparison and the
-    regression check: a benchmark per Entry named experiment/variant/space/size (its best
-    time; a failed row as an error), and probe/memcpy (or probe/copy) per space and program."""
-
-    def __init__(self, run):
-        self.path, self.label, self.context, self.runs = run.path, run.label, run.context, {}
-        for e in run.entries:
-            b = self._add(f"{e.experiment}/{e.variant}/{e.space}/{e.size}", e.time, e.gbps)
-            if b is None:
-                continue
-            b.crosses_link, b.error = e.crosses_link, e.error
-            if e.reference and not e.crosses_link:  # its own program's probe (nbk-report's rule); the first shown
-                name = f"probe/{e.reference.kind}/{e.reference.space}"
-                b.reference = Run(name)
-                b.reference.gbps_samples = [e.reference.gbps]
-                self._add(name, None, e.reference.gbps)
-
-    def _add(self, name, time, gbps):
-        """A benchmark of one sample, unless the name is taken."""
-        if name in self.runs:
-            return None
-        b = self.runs[name] = Run(name)
-        b.samples, b.gbps_samples = [time] if time else [], [gbps] if gbps else []
-        return b
-
-    spaces = BenchFile.spaces
-
-
 def open_compare_input(path, label=None):
     """nbk-compare's input: Google Benchmark JSON as it is; a program's JSON or a run folder
-    as a ResultsFile."""
+    as its RunRecord, whose `runs` are its rows (runs.rows_of) and their probes."""
     if os.path.isfile(path):
         data = load_json(path)
         if _kind(data) == "bench":
@@ -415,7 +337,13 @@ def open_compare_input(path, label=None):
     for b in run.bench:  # said, not compared: the programs' rows and the benchmarks are two inputs
         print(f"nbk-compare: {b.path}: Google Benchmark output beside the programs' rows, not compared with "
               f"them (give it as an input of its own)", file=sys.stderr)
-    return ResultsFile(run)
+    run.runs = {}  # the benchmarks compared: each row, and the probe judging it
+    for e in run.entries:
+        if e.name not in run.runs:
+            run.runs[e.name] = e
+            if e.reference and not e.crosses_link:  # its own program's probe (nbk-report's rule); the first shown
+                run.runs.setdefault(e.reference.name, e.reference)
+    return run
 
 
 def experiment_order(runs):

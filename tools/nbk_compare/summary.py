@@ -15,8 +15,8 @@ import dataclasses
 
 from . import compare as cmpmod
 from .fmt import format_pct, format_ratio, format_size, format_time
-from .gbench import size_sort_key
-from .runs import REFERENCE_SPACES, TRANSFERS, experiment_order
+from .gbench import REFERENCE_SPACES, size_sort_key
+from .runs import TRANSFERS, experiment_order
 
 NOT_COMPARABLE = "not comparable"
 
@@ -27,8 +27,8 @@ class Line:
     def __init__(self, experiment):
         self.experiment = experiment
         self.size = None
-        self.cpu = self.resident = self.transfers = None  # Entry
-        self.references = {}  # reference space (numpy) -> Entry
+        self.cpu = self.resident = self.transfers = None  # runs.rows_of's Runs
+        self.references = {}  # reference space (numpy) -> Run
         self.notes = []
 
     def speedup(self, gpu):
