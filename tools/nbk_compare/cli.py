@@ -4,9 +4,9 @@ import os
 import sys
 
 from . import compare as cmpmod
-from .gbench import InputError, default_labels
+from .gbench import InputError
 from .record import Parser
-from .runs import open_compare_input
+from .runs import choose_labels, open_compare_input, path_labels
 
 COMPARE_DESCRIPTION = """\
 Compare runs of this project across execution spaces and machines: Google Benchmark JSON
@@ -47,15 +47,6 @@ Exit status: 0 no regression, 1 at least one (listed on the last line), 2 bad in
 """
 
 
-def _common(parser):
-    parser.add_argument("--alpha", type=_fraction, default=cmpmod.DEFAULT_ALPHA, metavar="A",
-                        help="significance level of the U test (default %(default)s)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
-    parser.add_argument("--csv", action="store_true", help="print CSV (one line per benchmark) instead of the table")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the JSON (--json), CSV (--csv) or table to FILE; the table still goes to stdout")
-
-
 def _number(ok, rule):
     """An argparse type: a float for which ok(value) holds, else the error '<rule>: '<text>''."""
     def convert(text):
@@ -69,35 +60,36 @@ def _number(ok, rule):
     return convert
 
 
-_fraction = _number(lambda v: 0 < v < 1, "must lie between 0 and 1")
-_threshold = _number(lambda v: v >= 0, "must be 0 or more")
-
-
-def compare_parser():
-    p = Parser(prog="nbk-compare", description=COMPARE_DESCRIPTION,
-                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="INPUT",
+def parser():
+    """nbk-compare's subcommands: compare (the default, named by no word) and regress."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--alpha", type=_number(lambda v: 0 < v < 1, "must lie between 0 and 1"),
+                        default=cmpmod.DEFAULT_ALPHA, metavar="A",
+                        help="significance level of the U test (default %(default)s)")
+    common.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    common.add_argument("--csv", action="store_true", help="print CSV (one line per benchmark) instead of the table")
+    common.add_argument("-o", "--output", metavar="FILE",
+                        help="write the JSON (--json), CSV (--csv) or table to FILE; the table still goes to stdout")
+    p = Parser(prog="nbk-compare")
+    sub = p.add_subparsers(dest="mode", required=True)
+    c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("files", nargs="+", metavar="INPUT",
                    help="Google Benchmark JSON (--benchmark_out), a program's JSON (--json) or a run folder")
-    p.add_argument("--baseline", default=cmpmod.DEFAULT_BASELINE, metavar="SPACE",
-                   help="space (or column label such as openmp@before) the others are compared with "
-                        "(default %(default)s; the first column when absent and not given)")
-    p.add_argument("--label", action="append", default=[], metavar="NAME",
+    c.add_argument("--baseline", metavar="SPACE",
+                   help=f"space (or column label such as openmp@before) the others are compared with (default "
+                        f"{cmpmod.DEFAULT_BASELINE}; the first column when absent and not given)")
+    c.add_argument("--label", action="append", default=[], metavar="NAME",
                    help="label of the files, once per file in order (default: their names)")
-    p.add_argument("--reference", default=cmpmod.DEFAULT_REFERENCE, metavar="FAMILY",
+    c.add_argument("--reference", default=cmpmod.DEFAULT_REFERENCE, metavar="FAMILY",
                    help="experiment/variant whose GB/s, same space and file, is the achievable "
                         "bandwidth (default %(default)s)")
-    _common(p)
-    return p
-
-
-def regress_parser():
-    p = Parser(prog="nbk-compare regress", description=REGRESS_DESCRIPTION,
-                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
-    p.add_argument("after", metavar="AFTER", help="JSON file or run folder")
-    p.add_argument("--threshold", type=_threshold, default=0.10, metavar="F",
+    r = sub.add_parser("regress", prog="nbk-compare regress", parents=[common], description=REGRESS_DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
+    r.add_argument("after", metavar="AFTER", help="JSON file or run folder")
+    r.add_argument("--threshold", type=_number(lambda v: v >= 0, "must be 0 or more"), default=0.10, metavar="F",
                    help="slowdown tolerated, as a fraction of BEFORE's time (default %(default)s)")
-    _common(p)
     return p
 
 
@@ -121,46 +113,40 @@ def _emit(args, text, json_text, csv_text, out=sys.stdout):
         out.write(content)
 
 
-def run_compare(argv, out=sys.stdout):
-    args = compare_parser().parse_args(argv)
-    _check_output(args, args.files)
-    if args.label and len(args.label) != len(args.files):
-        raise cmpmod.UsageError(f"--label given {len(args.label)} times for {len(args.files)} files")
-    if not all(label.strip() for label in args.label):
-        raise cmpmod.UsageError("--label: an empty name")
-    labels = args.label or default_labels(args.files)
-    files = [open_compare_input(path, label) for path, label in zip(args.files, labels)]
-    baseline_given = any(a == "--baseline" or a.startswith("--baseline=") for a in argv)
+def open_inputs(paths, labels=()):
+    """nbk-compare's inputs, labelled (runs.choose_labels: --label, else by their paths)."""
+    for path, label in zip(paths, choose_labels([path_labels(p) for p in paths], labels)):
+        yield open_compare_input(path, label)
+
+
+def run_compare(args, out=sys.stdout):
+    files = list(open_inputs(args.files, args.label))
     families = {r.family for f in files for r in f.runs.values()}
     if args.reference != cmpmod.DEFAULT_REFERENCE and args.reference not in families:
         probes = ", ".join(sorted(f for f in families if f.startswith("probe/"))) or "none"
         raise cmpmod.UsageError(f"--reference {args.reference}: no such benchmark in the inputs (probes: {probes})")
-    cmp = cmpmod.Comparison(files, baseline=args.baseline, alpha=args.alpha, reference=args.reference,
-                            baseline_required=baseline_given)
+    cmp = cmpmod.Comparison(files, baseline=args.baseline or cmpmod.DEFAULT_BASELINE, alpha=args.alpha,
+                            reference=args.reference, baseline_required=args.baseline is not None)
     records = cmpmod.comparison_records(cmp)
     _emit(args, cmpmod.render_comparison_text(cmp), cmpmod.comparison_json(cmp), cmpmod.to_csv(records), out)
     return 0
 
 
-def run_regress(argv, out=sys.stdout):
-    args = regress_parser().parse_args(argv)
-    _check_output(args, [args.before, args.after])
-    labels = default_labels([args.before, args.after])
-    reg = cmpmod.Regression(open_compare_input(args.before, labels[0]), open_compare_input(args.after, labels[1]),
-                            threshold=args.threshold, alpha=args.alpha)
+def run_regress(args, out=sys.stdout):
+    reg = cmpmod.Regression(*open_inputs([args.before, args.after]), threshold=args.threshold, alpha=args.alpha)
     _emit(args, cmpmod.render_regress_text(reg), cmpmod.regress_json(reg),
           cmpmod.to_csv(cmpmod.regress_records(reg)), out)
     return 1 if reg.failures else 0
 
 
 def compare_main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    regress = bool(argv) and argv[0] == "regress"
-    prog = "nbk-compare regress" if regress else "nbk-compare"
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser().parse_args(argv if argv[:1] in (["compare"], ["regress"]) else ["compare"] + argv)
     try:
-        return run_regress(argv[1:]) if regress else run_compare(argv)
+        _check_output(args, [args.before, args.after] if args.mode == "regress" else args.files)
+        return (run_regress if args.mode == "regress" else run_compare)(args)
     except (InputError, cmpmod.UsageError) as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
+        print(f"nbk-compare{' regress' * (args.mode == 'regress')}: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         sys.stderr.close()

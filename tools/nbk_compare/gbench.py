@@ -6,7 +6,6 @@ experiment/variant/space[/size...][/suffix...] is understood, and shorter names 
 """
 import json
 import math
-import os
 import re
 
 from . import stats
@@ -239,22 +238,3 @@ class BenchFile:
     @property
     def spaces(self):
         return list(dict.fromkeys(run.space for run in self.runs.values()))
-
-
-def default_labels(paths):
-    """Short unique labels for files: the file name without .json, else parent/name, else
-    the position."""
-    def stem(p, depth):
-        parts = os.path.normpath(os.path.abspath(p)).split(os.sep)
-        parts[-1] = re.sub(r"\.json$", "", parts[-1])
-        return "/".join(parts[-depth:])
-
-    for depth in (1, 2, 3):
-        labels = [stem(p, depth) for p in paths]
-        if len(set(labels)) == len(labels):
-            if depth > 1:  # build/openmp/bench.json, build/cuda/bench.json -> openmp, cuda
-                parents = [lab.split("/")[-2] for lab in labels]
-                if len(set(parents)) == len(parents):
-                    return parents
-            return labels
-    return [f"file{i + 1}" for i in range(len(paths))]

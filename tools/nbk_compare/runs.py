@@ -285,25 +285,30 @@ def _kind(data):
     return "neither a program result (no \"experiment\") nor Google Benchmark output"
 
 
-def label_runs(runs, labels=None):
-    """Short distinct labels: the given ones, else the first of each run's candidates
-    (host, host-preset, host-preset-revision, folder name) that no other run shares."""
+def path_labels(path):
+    """The label candidates of an input by its path: its name without .json, its folder's, both."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    stem = re.sub(r"\.json$", "", parts[-1])
+    return [stem] + [p for p in (parts[-2:-1] + ["/".join(parts[-2:-1] + [stem]), "/".join(parts[-3:-1] + [stem])])
+                     if p]
+
+
+def choose_labels(candidates, labels=()):
+    """Short distinct labels, the tools' one rule: the given ones, else of each input's candidates
+    (a run's host, host-preset, host-preset-revision, folder name; a file's name, folder, ...) the
+    first no other input shares; a label taken twice gets #<position>."""
     if labels:
-        if len(labels) != len(runs):
-            raise InputError(f"--label given {len(labels)} times for {len(runs)} runs")
+        if len(labels) != len(candidates):
+            raise InputError(f"--label given {len(labels)} times for {len(candidates)} inputs")
         if not all(label.strip() for label in labels):
             raise InputError("--label: an empty name")
         chosen = list(labels)
     else:
-        cands = [r.label_candidates() for r in runs]
         chosen = []
-        for i, mine in enumerate(cands):
-            others = {c for j, theirs in enumerate(cands) if j != i for c in theirs[:len(mine)]}
+        for i, mine in enumerate(candidates):
+            others = {c for j, theirs in enumerate(candidates) if j != i for c in theirs[:len(mine)]}
             chosen.append(next((c for c in mine if c not in others), mine[-1]))
-    for i, label in enumerate(chosen):
-        if chosen.index(label) != i:
-            label = f"{label}#{i + 1}"
-        runs[i].label = label
+    return [label if chosen.index(label) == i else f"{label}#{i + 1}" for i, label in enumerate(chosen)]
 
 
 def open_runs(paths, labels=None):
@@ -315,7 +320,8 @@ def open_runs(paths, labels=None):
             raise InputError(f"{p}: the same run as {seen[real]}")
         seen[real] = p
         runs.append(RunRecord(p))
-    label_runs(runs, labels)
+    for run, label in zip(runs, choose_labels([r.label_candidates() for r in runs], labels)):
+        run.label = label
     return runs
 
 
