@@ -97,19 +97,17 @@ def _chunks(n, step=1 << 22):
         yield start, min(n, start + step)
 
 
-def relative_error_verdict(np, got, reference, tolerance_in_u, u, floor=0.0):
-    """The programs' check: |got - ref| <= tol u |ref| + floor everywhere (NaN fails)."""
-    ref = np.asarray(reference)
-    error = np.abs(np.asarray(got).astype(ref.dtype) - ref)
-    wrong = int(np.count_nonzero(~(error <= tolerance_in_u * u * np.abs(ref) + floor)))
-    nonzero = ref != 0
-    worst = float(np.max(error[nonzero] / np.abs(ref[nonzero]))) if np.any(nonzero) else 0.0
-    return Verdict(wrong == 0, "ok" if wrong == 0 else f"FAILED ({wrong} beyond {tolerance_in_u:g} u)",
-                   {"mismatches": wrong, "max_relative_error": worst, "tolerance_in_u": tolerance_in_u})
-
-
 def _close(np, reference, tolerance_in_u, u=2.0**-24, floor=0.0):
-    return lambda r: relative_error_verdict(np, r, reference, tolerance_in_u, u, floor)
+    """The programs' check: |got - ref| <= tol u |ref| + floor everywhere (NaN fails)."""
+    def check(got):
+        ref = np.asarray(reference)
+        error = np.abs(np.asarray(got).astype(ref.dtype) - ref)
+        wrong = int(np.count_nonzero(~(error <= tolerance_in_u * u * np.abs(ref) + floor)))
+        nonzero = ref != 0
+        worst = float(np.max(error[nonzero] / np.abs(ref[nonzero]))) if np.any(nonzero) else 0.0
+        return mismatch_verdict(wrong, f"beyond {tolerance_in_u:g} u", max_relative_error=worst,
+                                tolerance_in_u=tolerance_in_u)
+    return check
 
 
 def mismatch_verdict(wrong, what="wrong", **details):
@@ -709,17 +707,13 @@ def run_workload(np, workload, sizes, repetitions, seed, context, probe, out_dir
             row = result_row(workload, case, actual, elements, repetitions, timing, verdict, probe, problem.note)
             doc["results"].append(row)
             ok = ok and (verdict.ok or not verdict.checked)
-            say(f"  {workload.name:<10} {case.variant.name:<14} {size_text(actual):>17}  first {_t(timing[0])}  "
-                f"best {_t(timing[1])}  median {_t(timing[2])}  "
+            say(f"  {workload.name:<10} {case.variant.name:<14} {size_text(actual):>17}  "
+                + "".join(f"{k} {format_time(t):>9}  " for k, t in zip(("first", "best", "median"), timing))
                 + (f"{row['gb_per_s']:8.2f} GB/s  " if case.bytes_per_call else " " * 15) + verdict.summary)
         del problem
         gc.collect()
     write_json(os.path.join(out_dir, f"{workload.name}.json"), doc)
     return ok
-
-
-def _t(seconds):
-    return f"{format_time(seconds):>9}"
 
 
 # ---------------------------------------------------------------------------------- command line
@@ -746,14 +740,24 @@ A failed check: the JSON is written, exit 1.
 """
 
 
-def _positive_int(text, option):
-    """A positive decimal integer, or 2^K."""
-    t = text.strip()
-    m = re.fullmatch(r"2\^(\d{1,2})", t)
-    value = 1 << int(m.group(1)) if m else int(t) if re.fullmatch(r"\d+", t) else 0
-    if value <= 0:
-        raise UsageError(f"{option} {text}: not a positive integer")
-    return value
+def _checked(convert, ok, rule):
+    """An argparse type: convert(text) where it works and ok(value) holds, else '<rule>: '<text>''."""
+    def check(text):
+        try:
+            value = convert(text.strip())
+        except ValueError:
+            value = None
+        if value is None or not ok(value):
+            raise argparse.ArgumentTypeError(f"{rule}: '{text}'")
+        return value
+    return check
+
+
+# A positive decimal integer, or 2^K; a non-negative integer; a positive finite number.
+_COUNT = _checked(lambda t: 1 << int(t[2:]) if re.fullmatch(r"2\^\d{1,2}", t) else int(t) if t.isdigit() else 0,
+                  lambda v: v > 0, "not a positive integer")
+_SEED = _checked(lambda t: int(t) if t.isdigit() else None, lambda v: True, "not a non-negative integer")
+_SCALE = _checked(float, lambda v: math.isfinite(v) and v > 0, "must be a positive finite number")
 
 
 def parse_args(argv):
@@ -764,12 +768,13 @@ def parse_args(argv):
     p.add_argument("--list", action="store_true", help="list the experiments, sizes and expressions, and exit")
     p.add_argument("--size", action="append", default=[], metavar="EXP=SIZE[,SIZE]",
                    help="sizes of one experiment in the programs' forms (N, 2^K, AxB, AxBxC); repeatable")
-    p.add_argument("--scale", metavar="F", help="multiply the first extent of every default size by F (> 0)")
-    p.add_argument("--repetitions", metavar="N", help="timed calls after the first (default: the program's, 5 for "
-                                                       "most, 3 for pi, 1 for add_one)")
-    p.add_argument("--threads", metavar="N", default="1", help="BLAS/OpenMP threads for NumPy (default 1)")
-    p.add_argument("--seed", metavar="N", default="1", help="seed of the input data (default 1)")
-    p.add_argument("--probe-size", metavar="N", default=str(DEFAULT_PROBE),
+    p.add_argument("--scale", metavar="F", type=_SCALE,
+                   help="multiply the first extent of every default size by F (> 0)")
+    p.add_argument("--repetitions", metavar="N", type=_COUNT,
+                   help="timed calls after the first (default: the program's, 5 for most, 3 for pi, 1 for add_one)")
+    p.add_argument("--threads", metavar="N", type=_COUNT, default=1, help="BLAS/OpenMP threads for NumPy (default 1)")
+    p.add_argument("--seed", metavar="N", type=_SEED, default=1, help="seed of the input data (default 1)")
+    p.add_argument("--probe-size", metavar="N", type=_COUNT, default=DEFAULT_PROBE,
                    help="doubles per array of the np.copyto probe (default 2^25)")
     a = p.parse_args(argv)
 
@@ -790,20 +795,6 @@ def parse_args(argv):
             raise UsageError(f"--size {item}: expected EXP=SIZE[,SIZE]")
         known(name, f"--size {item}: unknown experiment '{name}'")
         a.sizes[name] = [parse_size(s, WORKLOADS[name].rank, f"--size {item}") for s in sizes.split(",")]
-    a.scale_value = None
-    if a.scale is not None:
-        try:
-            a.scale_value = float(a.scale)
-        except ValueError:
-            raise UsageError(f"--scale {a.scale}: not a number") from None
-        if not math.isfinite(a.scale_value) or a.scale_value <= 0:
-            raise UsageError(f"--scale {a.scale}: must be a positive finite number")
-    a.repetitions_value = _positive_int(a.repetitions, "--repetitions") if a.repetitions is not None else None
-    a.threads_value = _positive_int(a.threads, "--threads")
-    a.probe_value = _positive_int(a.probe_size, "--probe-size")
-    if not re.fullmatch(r"\s*\d+\s*", a.seed):
-        raise UsageError(f"--seed {a.seed}: not a non-negative integer")
-    a.seed_value = int(a.seed)
     if not a.out.strip():
         raise UsageError("--out: empty path")
     return a
@@ -825,8 +816,8 @@ def sizes_of(args, workload):
     if workload.name in args.sizes:
         return args.sizes[workload.name]
     sizes = program_sizes(workload, args.out)
-    if args.scale_value is not None:  # two sizes may scale to one
-        return list(dict.fromkeys(scaled(s, args.scale_value) for s in sizes))
+    if args.scale is not None:  # two sizes may scale to one
+        return list(dict.fromkeys(scaled(s, args.scale) for s in sizes))
     return list(sizes)
 
 
@@ -834,7 +825,7 @@ def list_workloads(args, plan):
     print("experiment: what (document); sizes; repetitions\n  variant (the programs' name it sits beside)  expression")
     for name, sizes in plan.items():
         w = WORKLOADS[name]
-        reps = args.repetitions_value or w.repetitions
+        reps = args.repetitions or w.repetitions
         print(f"{w.name}: {w.title} ({w.document}); sizes {', '.join(size_text(s) for s in sizes)}; "
               f"{reps} repetitions")
         for v in w.variants:
@@ -865,7 +856,7 @@ def run(argv):
         list_workloads(args, plan)
         return 0
     imported_before = "numpy" in sys.modules
-    os.environ.update(dict.fromkeys(THREAD_VARIABLES, str(args.threads_value)))
+    os.environ.update(dict.fromkeys(THREAD_VARIABLES, str(args.threads)))
     try:
         import numpy as np
     except ImportError as e:
@@ -873,13 +864,13 @@ def run(argv):
               "no reference run, nothing written", file=sys.stderr)
         return 2
     prepare_out(args.out)
-    context = run_context(np, args.threads_value, imported_before)
+    context = run_context(np, args.threads, imported_before)
     print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "
-          f"{args.threads_value} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
-    probe = memcpy_probe(np, args.probe_value)
-    print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_value} doubles per array)", flush=True)
+          f"{args.threads} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
+    probe = memcpy_probe(np, args.probe_size)
+    print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_size} doubles per array)", flush=True)
     failed = [name for name, sizes in plan.items() if not run_workload(
-        np, WORKLOADS[name], sizes, args.repetitions_value or WORKLOADS[name].repetitions, args.seed_value, context,
+        np, WORKLOADS[name], sizes, args.repetitions or WORKLOADS[name].repetitions, args.seed, context,
         probe, args.out, lambda line: print(line, flush=True))]
     print(f"{PROG}: wrote {len(args.names)} file(s) to {args.out}", file=sys.stderr)
     if failed:
