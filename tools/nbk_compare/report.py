@@ -397,8 +397,9 @@ def bench_section(doc, runs, extra=()):
 
 # ---------------------------------------------------------------------------------- main
 
-def build(runs, out_dir, title, plots_wanted=True, html_too=True, bench=()):
-    """Writes index.md (and index.html, PNGs) into out_dir; returns (written paths, summary text)."""
+def build(runs, out_dir, plots_wanted=True, bench=()):
+    """Writes index.md, index.html and the PNGs into out_dir; returns (written paths, summary text)."""
+    title = "Report: " + " vs ".join(r.label for r in runs)
     os.makedirs(out_dir, exist_ok=True)
     lines = summary.summarize(runs)
     found = summary.crossovers(runs)
@@ -417,15 +418,10 @@ def build(runs, out_dir, title, plots_wanted=True, html_too=True, bench=()):
     experiments_section(doc, runs)
     published_section(doc, runs)
     bench_section(doc, runs, bench)
-    md = os.path.join(out_dir, "index.md")
-    with open(md, "w", encoding="utf-8") as f:
-        f.write(doc.markdown())
-    written = [md]
-    if html_too:
-        page = os.path.join(out_dir, "index.html")
-        with open(page, "w", encoding="utf-8") as f:
-            f.write(doc.html(title))
-        written.append(page)
+    written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
+    for path, text in zip(written, (doc.markdown(), doc.html(title))):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
     return written, summary.render_text(runs, lines) if lines else ""
 
 
@@ -471,9 +467,7 @@ def _parser():
     p.add_argument("--results", nargs="+", default=[], metavar="PATH",
                    help="program result JSON files, or directories of them (one run)")
     p.add_argument("--out", metavar="DIR", help="output directory")
-    p.add_argument("--title", help="page title")
     p.add_argument("--no-plots", action="store_true", help="tables only")
-    p.add_argument("--no-html", action="store_true", help="Markdown only")
     p.add_argument("--quiet", action="store_true", help="do not print the summary")
     return p
 
@@ -520,9 +514,7 @@ def main(argv):
     out = args.out
     try:
         runs, out, bench = _runs_and_out(p, args)
-        title = args.title or ("Report: " + " vs ".join(r.label for r in runs))
-        written, text = build(runs, out, title, plots_wanted=not args.no_plots, html_too=not args.no_html,
-                              bench=bench)
+        written, text = build(runs, out, plots_wanted=not args.no_plots, bench=bench)
     except InputError as e:
         print(f"nbk-report: error: {e}", file=sys.stderr)
         return 2
@@ -533,6 +525,5 @@ def main(argv):
         print(f"nbk-report: skipped {path}: {why}", file=sys.stderr)
     if text and not args.quiet:
         sys.stdout.write(text)
-    print(f"nbk-report: wrote {written[0]}" + (f" (and {', '.join(os.path.basename(w) for w in written[1:])})"
-                                               if len(written) > 1 else ""), file=sys.stderr)
+    print(f"nbk-report: wrote {written[0]} (and index.html)", file=sys.stderr)
     return 0
