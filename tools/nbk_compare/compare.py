@@ -407,7 +407,7 @@ class Regression:
 
 def render_regress_text(reg):
     def time(run):
-        return MISSING if run is None else "error" if run.error else format_time(run.time)
+        return "error" if run and run.error else format_time(_time(run))
 
     rows = [[r.name, time(r.before), time(r.after), MISSING if r.change is None else f"{r.change * 100:+.1f}%",
              format_p(r.p_value), r.verdict] for r in reg.rows]

@@ -5,7 +5,7 @@ import re
 MISSING = "-"
 
 
-def _is_int(text):
+def is_int(text):
     return re.fullmatch(r"-?\d+", text) is not None
 
 
@@ -39,7 +39,7 @@ def format_p(p):
 
 def format_size(size):
     """67108864 -> '2^26'; other integers as they are; several arguments joined by '/'."""
-    return "/".join(f"2^{int(p).bit_length() - 1}" if _is_int(p) and int(p) >= 1024 and int(p) & (int(p) - 1) == 0
+    return "/".join(f"2^{int(p).bit_length() - 1}" if is_int(p) and int(p) >= 1024 and int(p) & (int(p) - 1) == 0
                     else p for p in (size.split("/") if size else []))
 
 

@@ -9,6 +9,7 @@ import math
 import re
 
 from . import stats
+from .fmt import is_int
 
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 # Suffixes Google Benchmark appends to a family's name; the timing-mode ones are dropped
@@ -46,10 +47,6 @@ def load_json(path):
                          f"column {e.colno})") from None
 
 
-def _is_int(text):
-    return re.fullmatch(r"-?\d+", text) is not None
-
-
 def split_name(name):
     """'add_one/resident/openmp/67108864/manual_time' ->
     dict(experiment, variant, space, size, extra) where size is the argument part ('' if
@@ -61,7 +58,7 @@ def split_name(name):
     if len(core) >= 3:
         fields.update(variant=core[1], space=core[2], size="/".join(core[3:]))
     elif len(core) == 2:
-        fields[("size" if _is_int(core[1]) else "variant")] = core[1]
+        fields[("size" if is_int(core[1]) else "variant")] = core[1]
     return fields
 
 
@@ -69,7 +66,7 @@ def size_sort_key(size):
     """Sizes sort numerically part by part ('1048576' < '67108864'; a shape '32x32x32' by its
     element count, then its extents), text after numbers."""
     def part(p):
-        if _is_int(p):
+        if is_int(p):
             return (0, int(p), "")
         if re.fullmatch(r"\d+(x\d+)+", p):
             return (0, math.prod(int(e) for e in p.split("x")), p)

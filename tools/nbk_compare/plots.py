@@ -1,11 +1,6 @@
-"""nbk-report's PNG plots, with matplotlib's Agg backend (no display, no pyplot state): small
-multiples (a panel per workload), paged (times-2.png, ...) so that no figure is taller than
-MAX_HEIGHT_PX, after the first figure, speedup.png (each workload's speed-up over the best CPU
-row of the best GPU row and of NumPy, bars on one log axis):
-times.png        best time against elements per CPU run and GPU run, the crossover marked
-bandwidth.png    GB/s of each space's best row against that run's reference
-sweeps.png       each size sweep of every run, and the crossovers
-"""
+"""nbk-report's PNG plots with matplotlib's Agg backend: speedup.png (the answer at a glance), then
+small multiples paged so that no figure is taller than MAX_HEIGHT_PX: times.png, bandwidth.png,
+sweeps.png."""
 import math
 import os
 import struct

@@ -1,13 +1,6 @@
-"""Run records: the folder a run of the main job writes, and the run.json that says where it
-came from.
-
-A run folder holds the programs' JSON (<experiment>.json), the NumPy reference's (numpy/, from
-tools/nbk-numpy), their text output (run.log) and run.json: host, CPU, GPUs, preset, git
-revision, Kokkos, compiler, command line, dates and whether the NumPy reference ran. It
-is named <host>-<preset>-<revision>-<UTC date and time> and is never reused: a name that
-exists gets a suffix (-2, -3, ...). A folder is what users copy between machines; the tools
-read it as one run (tools/nbk-report RUN..., tools/nbk-compare RUN...).
-"""
+"""Run records (tools/nbk-run-record): a run folder, named <host>-<preset>-<revision>-<UTC date>
+and never reused, and its run.json (host, CPU, GPUs, preset, git revision, Kokkos, compiler,
+command, dates, the NumPy reference); docs/comparing.md says what the folder holds."""
 import argparse
 import datetime
 import json

@@ -1,10 +1,5 @@
-"""tools/nbk-report: one page (index.md, and index.html) of one run or several side by side.
-
-Sections: the summary (per workload the best CPU and GPU timings and their speed-up); the
-machine and build of each run; the crossover sizes; plots; every experiment's table with a
-column per space@run; the documents' published figures beside ours; the names of the Google
-Benchmark files (nbk-compare compares them). Any of them may be missing: the page says so.
-"""
+"""tools/nbk-report: one page (index.md, index.html) of one run or several side by side; its
+sections are listed in docs/comparing.md, and any of them may say its input is missing."""
 import argparse
 import datetime
 import json

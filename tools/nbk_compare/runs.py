@@ -1,17 +1,6 @@
-"""Runs read from their folders: the programs' JSON as rows of one schema.
-
-A run is a folder (what scripts/run-experiments.sh writes, or a reference record such as
-results/h100-4ae6697/) holding the programs' JSON (<experiment>.json, in the folder or in its
-results/), perhaps the NumPy reference's (numpy/<experiment>.json, rows of space "numpy": the
-same experiments' rows, read as references beside the programs'), Google Benchmark output
-(bench.json) and run.json. Every file is read in one schema, the current row format (the one
-record written before it, results/h100-4ae6697/, was converted once; its files say so in
-"upgraded_from").
-
-Rows become gbench.Runs, the tools' one row model (rows_of): one per verified or failed result
-row and one more for its with-transfers timing (variant+transfers), each with the run's bandwidth
-reference of its space (the memcpy probe, else the Kokkos copy probe, of the same program and run).
-"""
+"""Runs read from their folders (docs/comparing.md): the programs' JSON, the NumPy reference's
+(numpy/, space "numpy"), bench.json and run.json, checked at load; each result row a gbench.Run
+(rows_of) with its bandwidth reference, the memcpy (else copy) probe of its space."""
 import json
 import math
 import os

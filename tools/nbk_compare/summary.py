@@ -1,16 +1,6 @@
-"""Across runs: per workload the best CPU and GPU timings and their speed-up, and the size
-from which the GPU wins.
-
-The CPU side is taken from the runs without a device (the CPU runs); when every run has a
-device, from all of them. The GPU side is taken from every run with a device: the fastest
-verified call with data resident, and the fastest whose timed call copies between host and
-device (with transfers). Each is set at one size per workload: the largest size measured on
-both sides (the largest measured at all when one side is missing).
-
-A reference (NumPy, tools/nbk-numpy) is on the CPU but is no candidate for the best CPU time:
-it has a column of its own beside it, its row of the best CPU variant's variant at that size
-(else its fastest there), and the best CPU variant's speed-up over it.
-"""
+"""Across runs, per workload: the best CPU row (of the CPU runs; of all when each has a device),
+the best GPU rows (data resident; with transfers) at the largest size both measured, NumPy's row
+beside the CPU's (never a candidate for it), and the crossover sizes (docs/comparing.md)."""
 import dataclasses
 
 from . import compare as cmpmod
