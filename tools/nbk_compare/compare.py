@@ -41,20 +41,6 @@ class Column:
         return [r for r in self.file.runs.values() if r.space == self.space]
 
 
-def make_columns(files):
-    """A column per (file, space). A space found in one file only is labelled by its name;
-    one found in several files by space@file; a name without a space by the file label."""
-    count = collections.Counter(space for f in files for space in f.spaces)
-    return [Column(f, space, f"{space}@{f.label}" if count[space] > 1 and space else space or f.label)
-            for f in files for space in f.spaces]
-
-
-def pick_baseline(columns, wanted):
-    """Column by label, else the first column of that space. None if neither exists."""
-    return next((c for c in columns if c.label == wanted), None) or \
-        next((c for c in columns if c.space == wanted), None)
-
-
 @dataclasses.dataclass(eq=False)
 class Cell:
     run: object
@@ -98,8 +84,12 @@ class Comparison:
         self.alpha = alpha
         self.reference = reference
         self.notes = []
-        self.columns = make_columns(files)
-        base = pick_baseline(self.columns, baseline)
+        # a column per (file, space), labelled by the space, or space@file for a space of several files
+        count = collections.Counter(space for f in files for space in f.spaces)
+        self.columns = [Column(f, space, f"{space}@{f.label}" if count[space] > 1 and space else space or f.label)
+                        for f in files for space in f.spaces]
+        base = next((c for c in self.columns if c.label == baseline), None) or \
+            next((c for c in self.columns if c.space == baseline), None)  # by label, else by space
         if base is None:
             labels = ", ".join(c.label for c in self.columns)
             if baseline_required:
@@ -144,10 +134,6 @@ class Comparison:
                 _, cell.p_value, cell.test = stats.mann_whitney_u(a, b)
                 cell.significant = cell.p_value < self.alpha
 
-    def min_repetitions(self):
-        """Smallest number of per-repetition samples among tested pairs (None: no test)."""
-        return min((len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test), default=None)
-
     def legend(self):
         lines = [
             f"baseline: {self.baseline.label}; 'vs {self.baseline.label}' = baseline time / time (>1: faster).",
@@ -159,7 +145,8 @@ class Comparison:
         if tested:
             lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
                          f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
-            lines += _too_few(self.min_repetitions(), self.alpha, "")
+            lines += _too_few(min(len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test),
+                              self.alpha, "")
         else:
             lines.append("no per-repetition times in the input (aggregates only or single runs): "
                          "no significance test; rerun without --benchmark_report_aggregates_only.")
@@ -242,10 +229,6 @@ def comparison_table(cmp):
     return groups, rows
 
 
-def errors_of(cmp):
-    return [(c.run.name, c.run.error) for r in cmp.rows for c in r.cells.values() if c.error]
-
-
 def render_text_table(groups, rows, blank_between=None, left=None):
     """Aligned text: a line of group labels over their sub-columns, then sub-headers. Columns
     in `left` (indexes; default: the first group's) are left-aligned, the others right."""
@@ -275,8 +258,8 @@ def render_text_table(groups, rows, blank_between=None, left=None):
 def render_comparison_text(cmp):
     out = ["files: " + ", ".join(f"{f.label} = {f.path}" for f in cmp.files), "",
            render_text_table(*comparison_table(cmp), blank_between=0), ""] + cmp.legend()
-    if errs := errors_of(cmp):
-        out += ["errors (not comparable):"] + [f"  {name}: {msg}" for name, msg in errs]
+    if errs := [f"  {c.run.name}: {c.run.error}" for r in cmp.rows for c in r.cells.values() if c.error]:
+        out += ["errors (not comparable):"] + errs
     if lacking := cmp.not_comparable():
         out += ["not comparable ('-' in the table):"] + [f"  {row.family} {row.size_label}: {why}"
                                                           for row, why in lacking]

@@ -234,15 +234,11 @@ def machine_facts(run):
         ("git revision (from the run)", f"{rev}{' (uncommitted changes)' if v('git_dirty') else ''}" if rev
          else "unknown: the run records none"),
         ("command", v("command")),
-        ("NumPy reference (tools/nbk-numpy)", "; ".join(numpy_text(c) for c in run.reference_contexts()[:1])),
+        ("NumPy reference (tools/nbk-numpy)", "; ".join(
+            f"NumPy {c.get('numpy_version', '?')}, {c.get('threads', '?')} thread(s); BLAS: {blas_text(c)}"
+            for c in run.reference_contexts()[:1])),
         ("format", upgraded and "rows read from " + upgraded[0])]
     return [(item, str(value)) for item, value in facts if value not in (None, "", [], {}) and value is not False]
-
-
-def numpy_text(context):
-    """NumPy's version, threads and BLAS, as a NumPy reference file's context records them."""
-    return (f"NumPy {context.get('numpy_version', '?')}, {context.get('threads', '?')} thread(s); "
-            f"BLAS: {blas_text(context)}")
 
 
 def machine_section(doc, runs):
@@ -384,12 +380,6 @@ def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
         doc.img(os.path.basename(path), title)
 
 
-def bench_section(doc, runs, extra=()):
-    """Google Benchmark output is compared by nbk-compare, not here: the page names the files."""
-    files = [b.path for r in runs for b in r.bench] + [p for p in extra if os.path.isfile(p)]
-    doc.md("bench", runs, files)
-
-
 # ---------------------------------------------------------------------------------- main
 
 def build(runs, out_dir, plots_wanted=True, bench=()):
@@ -412,7 +402,8 @@ def build(runs, out_dir, plots_wanted=True, bench=()):
     _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, found, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
     published_section(doc, runs)
-    bench_section(doc, runs, bench)
+    # Google Benchmark output is compared by nbk-compare, not here: the page names the files
+    doc.md("bench", runs, [b.path for r in runs for b in r.bench] + [p for p in bench if os.path.isfile(p)])
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
     for path, text in zip(written, (doc.markdown(), doc.html(title))):
         with open(path, "w", encoding="utf-8") as f:

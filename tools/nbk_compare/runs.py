@@ -168,27 +168,21 @@ class RunRecord:
         self.skipped = []  # (path, why)
         self.context = {}
         self.label = label
-        if path is None:
-            for f in files:
-                self._read_given(f)
-        elif os.path.isdir(path):
+        if path is not None and os.path.isdir(path):
             self._read_folder(path)
-        elif os.path.exists(path):
-            self.add_file(path, strict=True)
-        else:
+        elif path is not None and not os.path.exists(path):
             raise InputError(f"{path}: no such file or run folder")
+        for f in files if path is None else [] if os.path.isdir(path) else [path]:  # given files, strictly read
+            if not os.path.exists(f):
+                raise InputError(f"{f}: no such file or directory")
+            for p in _json_files(f) if os.path.isdir(f) else [f]:
+                self.add_file(p, strict=not os.path.isdir(f))
         if not self.programs and not self.references and not self.bench and not allow_empty:
             what = "a directory" if path and os.path.isdir(path) else "files"
             raise InputError(f"{self.path}: {what} with no program result (<experiment>.json with \"experiment\" "
                              "and \"results\") and no Google Benchmark JSON: not a run")
         self.entries = [e for files in (self.programs, self.references) for _, data in files.values()
                         for e in rows_of(self, data)]
-
-    def _read_given(self, path):
-        if not os.path.exists(path):
-            raise InputError(f"{path}: no such file or directory")
-        for p in _json_files(path) if os.path.isdir(path) else [path]:
-            self.add_file(p, strict=not os.path.isdir(path))
 
     def _read_folder(self, path):
         context = record.read_context(path)
@@ -209,22 +203,18 @@ class RunRecord:
             if kind == "bench":
                 self.bench.append(BenchFile(path))
             elif kind == "program":
-                self._add_program(path, data)
+                check_program(path, data)
+                files = self.references if _is_reference(data) else self.programs
+                if data["experiment"] in files:
+                    raise InputError(f"{path}: a second result of {data['experiment']} in one run "
+                                     f"(also {files[data['experiment']][0]}); give them as two runs")
+                files[data["experiment"]] = (path, data)
             else:
                 raise InputError(f"{path}: {kind}")
         except InputError as e:
             if strict or isinstance(e, InvalidRecord):
                 raise
             self.skipped.append((path, str(e).split(": ", 1)[-1]))
-
-    def _add_program(self, path, data):
-        check_program(path, data)
-        experiment = data["experiment"]
-        files = self.references if _is_reference(data) else self.programs
-        if experiment in files:
-            raise InputError(f"{path}: a second result of {experiment} in one run "
-                             f"(also {files[experiment][0]}); give them as two runs")
-        files[experiment] = (path, data)
 
     def files_of(self, experiment):
         """[(path, data)] of one experiment: the program's file, then the reference's."""

@@ -198,13 +198,6 @@ def _where(entry, runs_shown, space=True):
     return f"{text}@{entry.run.label}" if runs_shown > 1 else text
 
 
-def _pct(entry):
-    if entry.fraction is None:
-        return "-"
-    kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
-    return format_pct(entry.fraction) + kind
-
-
 def summary_table(runs, lines):
     """Header groups and rows of the summary (for text and HTML alike)."""
     cpus = cpu_runs(runs)
@@ -244,7 +237,9 @@ def text_columns(groups):
 
 
 def _cells(entry, runs_shown):
-    return [_where(entry, runs_shown), format_time(entry.time), _pct(entry)]
+    kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
+    return [_where(entry, runs_shown), format_time(entry.time),
+            "-" if entry.fraction is None else format_pct(entry.fraction) + kind]
 
 
 def legend(runs, lines):
