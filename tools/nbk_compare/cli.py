@@ -9,39 +9,22 @@ from .record import Parser
 from .runs import choose_labels, open_compare_input, path_labels
 
 COMPARE_DESCRIPTION = """\
-Compare runs of this project across execution spaces and machines: Google Benchmark JSON
-(bench.json), a program's JSON (<experiment>.json, written with --json), or a run folder
-(scripts/run-experiments.sh's build/<preset>/runs/<name>/, or a record in results/).
+Compare runs across execution spaces and machines: Google Benchmark JSON (bench.json), a
+program's JSON or a run folder (build/<preset>/runs/<name>/, results/...). Rows named
+experiment/variant/space/size that differ only in the space are paired; each space gets the
+median time, its spread, GB/s and the speed-up against --baseline, marked * (significant) or ?
+by a two-sided Mann-Whitney U test where there are repetitions. docs/comparing.md says more.
 
-Benchmarks are named experiment/variant/space/size (Google Benchmark suffixes such as
-/manual_time are ignored); a program's result row is one too (its best call; its timing with
-transfers as variant+transfers; a failed row as an error). Runs that differ only in the space
-are paired, from one file holding several spaces (a cuda build runs serial, openmp and cuda)
-or from several files. A space found in more than one input is labelled space@input (input
-= the file's name, or its folder when the names are equal, or --label). Rows that one input
-lacks are listed as not comparable, with the reason.
+  nbk-compare regress BEFORE AFTER [--threshold 0.10]   (nbk-compare regress --help)
 
-Each space gets the median time per iteration, its spread, GB/s and the speed-up against
-the baseline space; with per-repetition times (--benchmark_repetitions without
---benchmark_report_aggregates_only) a two-sided Mann-Whitney U test marks the speed-up
-significant (*) or not (?), as Google Benchmark's compare.py does.
-
-Second mode:  nbk-compare regress BEFORE.json AFTER.json [--threshold 0.10]
-  (see nbk-compare regress --help)
-
-Exit status: 0 done, 1 regression found (regress mode), 2 bad input (one line naming the
-file on stderr).
+Exit status: 0 done, 1 regression found (regress), 2 bad input (one line on stderr).
 """
 
 REGRESS_DESCRIPTION = """\
-Check AFTER against BEFORE, two runs of the same benchmarks (same backend), each a Google
-Benchmark JSON file, a program's JSON or a run folder: benchmarks (result rows) are paired by
-their full name, experiment/variant/space/size. Inputs with no name in common are refused
-(exit 2); a name only one side has is listed as not comparable. A benchmark regressed when its median time grew by more than
---threshold (a fraction: 0.10 = 10%) and, when both runs have per-repetition times, the
-two-sided Mann-Whitney U test of those times gives p < --alpha; one that reports an error
-after but not before regressed too. Files with aggregates only are judged by the threshold
-alone.
+Check AFTER against BEFORE, two runs of the same benchmarks (Google Benchmark JSON, a program's
+JSON or a run folder), paired by full name. A benchmark regressed when its median time grew by
+more than --threshold (0.10 = 10%) and, where both have repetitions, the U test gives p < --alpha;
+or when it reports an error after but not before.
 
 Exit status: 0 no regression, 1 at least one (listed on the last line), 2 bad input.
 """

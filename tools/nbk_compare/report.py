@@ -412,27 +412,17 @@ def build(runs, out_dir, plots_wanted=True, bench=()):
 
 
 DESCRIPTION = """\
-Write a report (index.md and index.html, PNG plots beside them) of one run or of several
-side by side, and print its summary: per workload the best CPU and GPU timings, their
-speed-up and their share of each run's bandwidth reference.
+Write a report (index.md, index.html, PNG plots) of one run or of several side by side, and
+print its summary: per workload the best CPU and GPU timings, their speed-up and their share
+of each run's bandwidth reference (docs/comparing.md).
 
-  nbk-report RUN [RUN...] [--label NAME...] [--out DIR]
-      run folders (scripts/run-experiments.sh writes build/<preset>/runs/<name>/; reference
-      records are in results/): one table per experiment with a column per space@run, the
-      GPU runs' rows against the CPU runs' best, crossover sizes, the documents' figures.
-      --out defaults to RUN/report for one run and is needed for several.
-  nbk-report --preset-dir build/openmp
-      the newest run of build/openmp/runs/ (else build/openmp/results/), writes build/openmp/report/
-  nbk-report --results DIR_OR_FILES... --out DIR
-      explicit files taken as one run
+  nbk-report RUN [RUN...] [--label NAME...] [--out DIR]   run folders (build/<preset>/runs/...,
+                                                          results/...); --out needed for several
+  nbk-report --preset-dir build/openmp                    its newest run, into build/openmp/report/
+  nbk-report --results DIR_OR_FILES... --out DIR          explicit files taken as one run
 
-Without --out the report goes into RUN/report, or build/reports/<RUN's name> for a RUN in the
-repository outside build/ (results/): never into the git tree. Google Benchmark output (bench.json)
-is named in the page, and compared by tools/nbk-compare.
-
-A missing folder, a run with nothing to read, an unreadable run.json, the same run twice or
-an explicitly named file that cannot be read: one line naming it, exit 2. Files of a run
-that are not results are listed in the page. Plots need matplotlib (else skipped).
+Without --out: RUN/report, or build/reports/<name> for a RUN in the repository outside build/.
+Bad input: one line naming it, exit 2. Plots need matplotlib (else skipped).
 """
 
 

@@ -720,23 +720,17 @@ def run_workload(np, workload, sizes, repetitions, seed, context, probe, out_dir
 
 DESCRIPTION = f"""\
 The documents' NumPy line as a reference run: NumPy's expression of each element-wise and
-reduction workload at the programs' sizes, timed like the programs (a first call, then
---repetitions calls), written as <experiment>.json in the programs' format with space
-"numpy" and the programs' variant names, so that a report shows numpy beside serial and
-openmp. A baseline, not a test. Rows are "verified" only where an independent check passed.
+reduction workload at the programs' sizes (of their JSON beside --out, else their defaults:
+--list), timed like the programs and written as <experiment>.json in their format, space
+"numpy", their variant names. Rows are "verified" only where an independent check passed.
 
-  nbk-numpy --threads 1                         every experiment, the programs' sizes
+  nbk-numpy --threads 1                         every experiment
   nbk-numpy --only sum,sin_exp --repetitions 3
-  nbk-numpy --size pi=1536x10000 --only pi      one experiment at a size of its own
+  nbk-numpy --size pi=1536x10000 --only pi      a size of its own
   nbk-numpy --scale 0.01                        every first extent scaled (quick runs)
 
-The experiments are those of experiments.txt that NumPy expresses. Their sizes are the programs':
-those of their JSON beside --out (RUN/<experiment>.json for --out RUN/numpy), else the programs'
-default sizes (--list shows them).
-add_one's 2^31 int32 (8 GiB) shrinks by halves until it fits in half the available memory
-(the row's note says so). Without NumPy ({sys.executable} has none: apt-get install
-python3-numpy) it prints one line and exits 2, writing nothing. Bad input: one line, exit 2.
-A failed check: the JSON is written, exit 1.
+Without NumPy ({sys.executable} has none: apt-get install python3-numpy): one line, exit 2,
+nothing written. Bad input: one line, exit 2. A failed check: the JSON is written, exit 1.
 """
 
 
