@@ -7,6 +7,8 @@ import struct
 import sys
 
 from .fmt import format_gbps, format_pct, format_ratio, format_size, format_time
+from .gbench import REFERENCE_SPACES
+from .summary import _points, cpu_runs, crossover, reference_runs, reference_spaces
 
 
 class PlotsUnavailable(Exception):
@@ -105,6 +107,26 @@ def _small_multiples(panels, draw, path, title):
     return written
 
 
+def _barh(ax, values, labels, colors, texts, title):
+    """Horizontal bars, top down, each with its text at its end."""
+    ys = range(len(values))
+    ax.barh(ys, values, color=colors, height=0.6)
+    for y, v, text in zip(ys, values, texts):
+        ax.annotate(text, (v, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
+    ax.set_yticks(list(ys), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.tick_params(axis="x", labelsize=7)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title, fontsize=9, loc="left")
+
+
+def _mark(ax, at, text, **rotation):
+    """A crossover: a vertical line at `at` elements and its words at the bottom."""
+    ax.axvline(at, color="black", linewidth=0.8, alpha=0.6)
+    ax.annotate(f"{text} from {format_size(str(at))}", (at, 0.02), xycoords=("data", "axes fraction"), fontsize=6,
+                xytext=(2, 0), textcoords="offset points", **rotation)
+
+
 def _curves_by_size(entries, pick):
     """{elements: best time} of the usable entries `pick` keeps."""
     best = {}
@@ -119,8 +141,6 @@ def plot_run_times(runs, lines, path):
     reference's rows (dash-dot, not in the crossover) and each GPU run's device rows, resident
     and with transfers; a vertical line where the GPU (resident) becomes faster at every larger
     size."""
-    from .gbench import REFERENCE_SPACES
-    from .summary import cpu_runs, crossover, reference_runs, reference_spaces
     _, _, ticker = _matplotlib()
     cpus = cpu_runs(runs)
     gpus = [r for r in runs if r.has_device]
@@ -138,19 +158,12 @@ def plot_run_times(runs, lines, path):
         """A workload of one size: each curve's best time as a bar on a linear axis from 0."""
         found = [(label, xy[0][1], i) for i, (label, _, _, pick) in enumerate(curves)
                  if (xy := _curves_by_size(mine, pick))]
-        ys = range(len(found))
-        ax.barh(ys, [t for _, t, _ in found], color=[f"C{i % 10}" for _, _, i in found], height=0.6)
-        for y, (_, t, _) in zip(ys, found):
-            ax.annotate(format_time(t), (t, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
-        ax.set_yticks(list(ys), [label for label, _, _ in found], fontsize=7)
-        ax.invert_yaxis()
+        size = next(e.size for e in mine if e.usable and e.elements)
+        _barh(ax, [t for _, t, _ in found], [label for label, _, _ in found], [f"C{i % 10}" for _, _, i in found],
+              [format_time(t) for _, t, _ in found], f"{line.experiment} {format_size(size)}: best time")
         largest = max(t for _, t, _ in found)
         ax.set_xlim(0, largest * 1.3)
         ax.xaxis.set_major_formatter(_unit_ticks(ticker, largest))
-        ax.tick_params(axis="x", labelsize=7)
-        ax.grid(axis="x", alpha=0.3)
-        size = next(e.size for e in mine if e.usable and e.elements)
-        ax.set_title(f"{line.experiment} {format_size(size)}: best time", fontsize=9, loc="left")
 
     def draw(ax, line):
         mine = [e for r in runs for e in r.entries if e.experiment == line.experiment]
@@ -169,9 +182,7 @@ def plot_run_times(runs, lines, path):
             gpu = dict(_curves_by_size(mine, lambda e, r=r: e.run is r and e.on_device and not e.crosses_link))
             at = crossover([(n, cpu_best.get(n), t) for n, t in gpu.items()]) if len(gpu) > 1 else None
             if at:
-                ax.axvline(at, color="black", linewidth=0.8, alpha=0.6)
-                ax.annotate(f"GPU {r.label} wins from {format_size(str(at))}", (at, 0.02), xycoords=("data", "axes fraction"),
-                            fontsize=6, xytext=(2, 0), textcoords="offset points")
+                _mark(ax, at, f"GPU {r.label} wins")
         _style_time_axes(ax, ticker, f"{line.experiment}")
         ax.legend(fontsize=6, loc="best")
 
@@ -193,25 +204,19 @@ def plot_run_bandwidth(runs, lines, path):
             ax.set_title(f"{line.experiment}: no GB/s", fontsize=9, loc="left")
             ax.set_axis_off()
             return
-        ys = range(len(bars))
-        ax.barh(ys, [e.gbps for e in bars], color=[f"C{runs.index(e.run) % 10}" for e in bars], height=0.6)
-        for y, e in zip(ys, bars):
+        _barh(ax, [e.gbps for e in bars], [f"{e.space}@{e.run.label}" for e in bars],
+              [f"C{runs.index(e.run) % 10}" for e in bars],
+              [format_gbps(e.gbps) + (f" ({format_pct(e.fraction)} {e.fraction_of})" if e.fraction else "")
+               for e in bars], f"{line.experiment} {format_size(line.size)}: GB/s")
+        for y, e in enumerate(bars):
             if e.reference:
                 ax.plot([e.reference.gbps] * 2, [y - 0.4, y + 0.4], color="black", linewidth=1.5)
-            frac = e.fraction
-            ax.annotate(f"{format_gbps(e.gbps)}" + (f" ({format_pct(frac)} {e.fraction_of})" if frac else ""),
-                        (e.gbps, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
         values = [e.gbps for e in bars] + [e.reference.gbps for e in bars if e.reference]
         if max(values) > 30 * min(values):  # a GPU beside CPUs: a log axis keeps the CPU bars visible
             ax.set_xscale("log")
             ax.set_xlim(min(values) / 2, max(values) * 8)
         else:
             ax.set_xlim(0, max(values) * 1.45)
-        ax.set_yticks(list(ys), [f"{e.space}@{e.run.label}" for e in bars], fontsize=7)
-        ax.invert_yaxis()
-        ax.tick_params(axis="x", labelsize=7)
-        ax.set_title(f"{line.experiment} {format_size(line.size)}: GB/s", fontsize=9, loc="left")
-        ax.grid(axis="x", alpha=0.3)
 
     return _small_multiples(lines, draw, path, "GB/s of each space's best row; black tick = that run's memcpy "
                                                "(else copy) probe of the space")
@@ -230,8 +235,7 @@ def plot_run_sweeps(found, path):
                 keys += [("device_resident_s", f"{sweep['device_space']}@{label} resident", "--", "s"),
                          ("device_with_transfers_s", f"{sweep['device_space']}@{label} + transfers", ":", "^")]
             for key, name, style, marker in keys:
-                xy = sorted((p["elements"], p[key]) for p in sweep["points"] if isinstance(p, dict)
-                            and isinstance(p.get("elements"), int) and isinstance(p.get(key), (int, float)) and p[key] > 0)
+                xy = [(n, t) for n, t in sorted(_points(sweep, key).items()) if t > 0]
                 if xy:
                     ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=3, color=f"C{i % 10}",
                             label=name)
@@ -239,9 +243,7 @@ def plot_run_sweeps(found, path):
         marks = [(res, f"{gpu} resident beats {cpu}") for cpu, gpu, res, _ in c.across if res]
         marks += [(own[0], f"{label}'s own") for label, own in c.own.items() if own and own[0]]
         for at, text in marks:
-            ax.axvline(at, color="black", linewidth=0.8, alpha=0.6)
-            ax.annotate(f"{text} from {format_size(str(at))}", (at, 0.02), xycoords=("data", "axes fraction"),
-                        fontsize=6, rotation=90, xytext=(2, 0), textcoords="offset points")
+            _mark(ax, at, text, rotation=90)
         _style_time_axes(ax, ticker, f"{c.experiment} {c.name}".strip() + ": sweep")
         ax.legend(fontsize=6, loc="upper left")
 
