@@ -2,8 +2,11 @@
 // Synthetic results, so that it is checked without a GPU.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "nbk/experiment/driver.hpp"
 
@@ -48,7 +51,7 @@ TEST(BelowMemcpy, ListsSlowDeviceRowsWithTheirReason) {
   const std::string text = report({result_of(fast, 0.0105), result_of(known, 0.02), result_of(unknown, 0.05)});
   const auto at = text.find("Below 90% of memcpy on the device");
   ASSERT_NE(at, std::string::npos) << text;
-  const std::string below = text.substr(at);
+  const std::string below = text.substr(at, text.find("\nAbove 100%", at) - at);  // that list only
   EXPECT_EQ(below.find("fast"), std::string::npos) << "95% of memcpy is not listed\n" << below;
   EXPECT_NE(below.find("50%: the launch is too small"), std::string::npos) << below;
   EXPECT_NE(below.find("20%: not established"), std::string::npos) << below;
@@ -70,6 +73,115 @@ TEST(BelowMemcpy, HostRowsAndLinkCallsAreNotListed) {
   link.call_crosses_link = true;
   const std::string text = report({result_of(host, 1.0), result_of(link, 1.0)});
   EXPECT_EQ(text.find("Below 90% of memcpy"), std::string::npos) << text;
+}
+
+// Issue 40: a row's budget. A call of 30 ms with a budget of 50 ms: the first call and the two
+// calls every row makes, then no more; with no budget, every repetition.
+class Sleeping : public nbk::exp::Case {
+ public:
+  void run() override { std::this_thread::sleep_for(std::chrono::milliseconds(30)); }
+  nbk::exp::Verdict verdict() override { return nbk::exp::mismatch_verdict(0); }
+};
+class NoProblem : public nbk::exp::Problem {};
+
+TEST(Budget, StopsRepeatingOnceSpentAndSaysSo) {
+  Experiment e;
+  e.traffic = [](const nbk::exp::Size&) { return nbk::Traffic{1000, 1000}; };
+  Variant v{"sleepy"};
+  v.space = "serial";
+  v.make = [](const nbk::exp::Problem&, const nbk::exp::Size&) { return std::make_unique<Sleeping>(); };
+  e.variants = {v};
+  const NoProblem problem;
+  const Result early = nbk::exp::run_variant(e, e.variants[0], problem, nbk::exp::Size{10}, 5, 0.05);
+  EXPECT_EQ(early.steady.repetitions, nbk::exp::min_budget_repetitions);
+  EXPECT_EQ(early.planned_repetitions, 5);
+  EXPECT_TRUE(early.stopped_early());
+  const Result full = nbk::exp::run_variant(e, e.variants[0], problem, nbk::exp::Size{10}, 3, 0);
+  EXPECT_EQ(full.steady.repetitions, 3);
+  EXPECT_FALSE(full.stopped_early());
+  const Result one = nbk::exp::run_variant(e, e.variants[0], problem, nbk::exp::Size{10}, 1, 0.001);
+  EXPECT_EQ(one.steady.repetitions, 1);  // fewer asked for than the minimum: all of them
+  EXPECT_FALSE(one.stopped_early());
+
+  std::ostringstream out;
+  nbk::exp::print_results(out, e, {early, full}, nbk::Probes{});
+  EXPECT_NE(out.str().find("2 of 5, budget"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("calls"), std::string::npos) << out.str();
+  const auto row = nbk::exp::to_json(e, early, nbk::Probes{});
+  EXPECT_EQ(row["stopped_early"], true);
+  EXPECT_EQ(row["repetitions"], 2);
+  EXPECT_EQ(row["repetitions_planned"], 5);
+}
+
+// Issue 43: the probe that fits the kernel, and no figure above 100% without its reason.
+Result host_result(const Variant& v, double seconds) {
+  Result r = result_of(v, seconds);  // 1 GB a call: past any cache
+  return r;
+}
+
+nbk::Probes host_probes() {
+  nbk::Probes probes;
+  auto& p = probes["serial"];
+  p.copy_gb_per_s = 10;
+  p.memcpy_gb_per_s = 10;
+  p.in_place_gb_per_s = 25;
+  p.dot_gb_per_s = 30;
+  p.spread.copy = 0.02;
+  return probes;
+}
+
+TEST(FittingProbe, InPlaceRowsAreJudgedByTheInPlaceProbeAndSayWhyTheyBeatACopy) {
+  Experiment e;
+  e.in_place = true;
+  Variant v{"add-one"};
+  v.space = "serial";
+  const Result r = host_result(v, 0.05);  // 20 GB/s: 200% of the copies, 80% of in place
+  EXPECT_EQ(nbk::exp::fitting_basis(e, r), nbk::Basis::in_place);
+  std::ostringstream out;
+  nbk::exp::print_results(out, e, {r}, host_probes());
+  const std::string text = out.str();
+  EXPECT_NE(text.find("200%*"), std::string::npos) << text;
+  EXPECT_NE(text.find("in place"), std::string::npos) << text;
+  EXPECT_NE(text.find("80%"), std::string::npos) << text;
+  const auto at = text.find("Above 100% of a reference");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_NE(text.find("200% of memcpy: in place: one array read and written", at), std::string::npos) << text;
+  const auto row = nbk::exp::to_json(e, r, host_probes());
+  EXPECT_EQ(row["fitting_probe"], "in_place");
+  EXPECT_NEAR(row["fraction_of_fitting_probe"].get<double>(), 0.8, 1e-9);
+  const auto& above = row["fraction_above_100_because"];
+  EXPECT_TRUE(above["kokkos_copy"].is_string());  // 200% of copy and of memcpy, with their reason
+  EXPECT_NE(above["memcpy"].get<std::string>().find("in place"), std::string::npos);
+  EXPECT_TRUE(above["fitting_probe"].is_null());  // 80% of the in-place probe
+}
+
+TEST(FittingProbe, ReadOnlyRowsAreJudgedByDot) {
+  Experiment e;
+  Variant v{"sum"};
+  v.space = "serial";
+  Result r = host_result(v, 0.05);
+  r.traffic.bytes_read = 1'000'000'000;
+  r.traffic.bytes_written = 0;
+  EXPECT_EQ(nbk::exp::fitting_basis(e, r), nbk::Basis::dot);
+  const auto row = nbk::exp::to_json(e, r, host_probes());
+  EXPECT_EQ(row["fitting_probe"], "dot");
+  EXPECT_NEAR(row["fraction_of_fitting_probe"].get<double>(), 20.0 / 30.0, 1e-9);
+  const auto reasons = nbk::exp::above_reference(e, r, host_probes());
+  ASSERT_EQ(reasons.size(), 2u);
+  EXPECT_NE(reasons[0].find("read-only"), std::string::npos) << reasons[0];
+}
+
+TEST(FittingProbe, ACopyAboveItsProbeIsWithinTheSpreadOrNotEstablished) {
+  Experiment e;
+  Variant v{"copy"};
+  v.space = "serial";
+  const auto within = nbk::exp::above_reference(e, host_result(v, 0.099), host_probes());  // 101%
+  ASSERT_EQ(within.size(), 2u);
+  EXPECT_NE(within[0].find("within the probe's own spread"), std::string::npos) << within[0];
+  const auto beyond = nbk::exp::above_reference(e, host_result(v, 0.05), host_probes());  // 200%
+  ASSERT_EQ(beyond.size(), 2u);
+  EXPECT_NE(beyond[0].find("not established"), std::string::npos) << beyond[0];
+  EXPECT_TRUE(nbk::exp::above_reference(e, host_result(v, 0.2), host_probes()).empty());  // 50%
 }
 
 }  // namespace

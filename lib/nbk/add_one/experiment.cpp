@@ -106,6 +106,7 @@ exp::Experiment add_one(const exp::Notes& notes) {
   e.bench_sizes = {Size{std::int64_t{1} << 20}, Size{std::int64_t{1} << 26}};
   e.repetitions = 1;  // the document times a first and a second call
   e.traffic = [](const Size& s) { return read_modify_write_traffic<add_one::Element>(s.elements()); };
+  e.in_place = true;  // a[i] += 1: judged by the in-place probe
   e.make_problem = [](const Size& s, const exp::Settings&) {
     auto p = std::make_shared<Problem>();
     p->n = s.elements();

@@ -24,18 +24,35 @@ struct Result {
   const Variant* variant = nullptr;
   Size size;
   std::string skipped;            // why it did not run; empty when it did
-  RepeatedTiming steady;          // first call, then `repetitions` calls
+  RepeatedTiming steady;          // first call, then `repetitions` calls (fewer: see budget_s)
   RepeatedTiming with_transfers;  // repetitions 0: the variant has no such timing
   Verdict verdict;
   Traffic traffic;
+  int planned_repetitions = 0;  // the calls asked for after the first
+  double budget_s = 0;          // the row's time budget (0: none): see run_variant
+  // Whether a timing stopped repeating before planned_repetitions because its budget was spent.
+  bool stopped_early() const {
+    return (steady.repetitions > 0 && steady.repetitions < planned_repetitions) ||
+           (with_transfers.repetitions > 0 && with_transfers.repetitions < planned_repetitions);
+  }
 };
+
+// The time a row's calls may take when the repetitions are the program's default (--budget):
+// like timeit's autorange, a row keeps its first call and at least min_budget_repetitions more,
+// then stops repeating once its calls (the first included) have taken the budget; rows of
+// short calls make all their repetitions, rows of calls of seconds (one-thread references at the
+// documents' sizes) stop after fewer, and the table says so.
+inline constexpr double default_budget_s = 1.0;
+inline constexpr int min_budget_repetitions = 2;
 
 // Why `variant` cannot run at `size` here (memory), or "" when it can.
 std::string shortfall(const Variant& variant, const Size& size);
 
 // Makes the case and times it (see above). A variant that cannot fit is returned skipped.
+// With budget_s > 0, each timing stops repeating once its calls have taken budget_s, after at
+// least min_budget_repetitions (or `repetitions`, if fewer) timed calls.
 Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
-                   int repetitions);
+                   int repetitions, double budget_s = 0);
 
 // The variants `names` and `spaces` select (empty: all) that this build can run: among the
 // experiment's injected bugs instead of its variants when `injected_bugs` is true.
@@ -71,7 +88,7 @@ std::pair<const Variant*, const Variant*> sweep_variants(const Experiment& exper
 
 // Runs one of the experiment's sweeps up to `max_elements` (see sweep_sizes).
 SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Settings& settings,
-                      std::int64_t max_elements);
+                      std::int64_t max_elements, double budget_s = 0);
 
 // ---- the work a request asks for ----
 
@@ -99,10 +116,22 @@ inline double elements_per_s(const Size& size, double seconds) {
 // r's best time, where both ran; nothing otherwise.
 std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all);
 
+// The memory probe that judges a row (% probe): in place, Dot or copy (nbk::fitting_basis).
+Basis fitting_basis(const Experiment& experiment, const Result& result);
+
+// Each % of a memory reference above 100% in a row (% copy, % memcpy, % probe), with its
+// reason: "226% of memcpy: in place: ...". Empty when none is above 100%.
+std::vector<std::string> above_reference(const Experiment& experiment, const Result& result, const Probes& probes);
+// The same for one basis: its text where the row passes 100% of it, else nothing.
+std::optional<std::string> above_reference(const Experiment& experiment, const Result& result, Basis basis,
+                                           const Probes& probes);
+
 void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
                    const Probes& probes);
 void print_sweep(std::ostream& out, const SweepResult& sweep);
 nlohmann::json to_json(const Result& result, const Probes& probes);
+// With the probe that fits the row and any figure above 100% with its reason.
+nlohmann::json to_json(const Experiment& experiment, const Result& result, const Probes& probes);
 nlohmann::json to_json(const SweepResult& sweep);
 
 }  // namespace nbk::exp

@@ -52,6 +52,31 @@ nlohmann::json to_json(const Result& r, const Probes& probes) {
   return row;
 }
 
+nlohmann::json to_json(const Experiment& experiment, const Result& r, const Probes& probes) {
+  nlohmann::json row = to_json(r, probes);
+  if (!r.skipped.empty()) return row;
+  row["repetitions_planned"] = r.planned_repetitions;
+  row["budget_s"] = r.budget_s > 0 ? nlohmann::json(r.budget_s) : nlohmann::json(nullptr);
+  row["stopped_early"] = r.stopped_early();
+  if (r.with_transfers.repetitions > 0) row["with_transfers"]["repetitions"] = r.with_transfers.repetitions;
+  const Variant& v = *r.variant;
+  if (v.device && v.call_crosses_link) return row;  // judged by the link
+  const Basis basis = fitting_basis(experiment, r);
+  row["fitting_probe"] = basis_key(basis);
+  row["fraction_of_fitting_probe"] =
+      or_null(fraction_of(basis, r.traffic, r.steady.best, probes, reference_space(v)));
+  // Always the same keys (a run's figures decide the values, not the shape): null where the row
+  // stays within 100% of that reference, else the figure and its reason.
+  auto above = [&](Basis b) {
+    const auto reason = above_reference(experiment, r, b, probes);
+    return reason ? nlohmann::json(*reason) : nlohmann::json(nullptr);
+  };
+  row["fraction_above_100_because"] = {{"kokkos_copy", above(Basis::kokkos_copy)},
+                                       {"memcpy", above(Basis::vendor_copy)},
+                                       {"fitting_probe", above(basis)}};
+  return row;
+}
+
 nlohmann::json to_json(const SweepResult& sweep) {
   nlohmann::json doc = {{"host_variant", sweep.plan.host_variant.name()},
                         {"device_variant", sweep.plan.device_variant.name()},

@@ -56,7 +56,7 @@ std::vector<Size> sweep_sizes(const Experiment& experiment, const Sweep& plan, s
 }
 
 SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Settings& settings,
-                      std::int64_t max_elements) {
+                      std::int64_t max_elements, double budget_s) {
   SweepResult sweep;
   sweep.plan = plan;
   const auto [host, device] = sweep_variants(experiment, plan);
@@ -68,11 +68,11 @@ SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Set
     const auto problem = experiment.make_problem(size, settings);
     SweepPoint point;
     point.size = size;
-    point.host = run_variant(experiment, *host, *problem, size, plan.repetitions);
+    point.host = run_variant(experiment, *host, *problem, size, plan.repetitions, budget_s);
     if (device) {
       // One case gives both device series: its steady state is resident, and its
       // with-transfers timing adds the copies in and out.
-      point.device = run_variant(experiment, *device, *problem, size, plan.repetitions);
+      point.device = run_variant(experiment, *device, *problem, size, plan.repetitions, budget_s);
       point.device_with_transfers = point.device;
     } else {
       point.device.skipped = point.device_with_transfers.skipped = "no device in this build";

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <set>
 
 #include "nbk/core/memory.hpp"
@@ -57,7 +59,76 @@ void print_below_memcpy(std::ostream& out, const std::vector<Result>& results, c
   }
 }
 
+// The host's last-level cache in bytes (sysfs; 0 where it does not say).
+std::uint64_t host_last_level_cache_bytes() {
+  std::uint64_t largest = 0;
+  int level_of_largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level"), size_file(dir + "size"), type_file(dir + "type");
+    int level = 0;
+    std::string size, type;
+    if (!(level_file >> level) || !(size_file >> size)) continue;
+    type_file >> type;
+    if (type == "Instruction" || size.empty()) continue;
+    std::uint64_t bytes = std::strtoull(size.c_str(), nullptr, 10);
+    if (size.back() == 'K') bytes <<= 10;
+    if (size.back() == 'M') bytes <<= 20;
+    if (level > level_of_largest) level_of_largest = level, largest = bytes;
+  }
+  return largest;
+}
+
+// Why a row reaches `fraction` (> 1) of `basis`, in words.
+std::string why_above(const Experiment& experiment, const Result& r, Basis basis, double fraction,
+                      const Probes& probes) {
+  const Variant& v = *r.variant;
+  const Basis fits = fitting_basis(experiment, r);
+  if (!v.device) {
+    static const std::uint64_t cache = host_last_level_cache_bytes();
+    if (cache > 0 && r.traffic.total() <= cache)
+      return fmt::format("its {} a call fit in the {} last-level cache: cache bandwidth, not memory's",
+                         format_bytes(r.traffic.total()), format_bytes(cache));
+  }
+  if (basis != fits && fits == Basis::in_place)
+    return "in place: one array read and written, where a copy also reads its destination before writing it "
+           "(three streams moved for two counted); % probe judges it by the in-place probe";
+  if (basis != fits && fits == Basis::dot)
+    return "read-only: it stores nothing that scales, where a copy writes (and first reads) its destination; "
+           "% probe judges it by the Dot probe";
+  const auto probe = probes.find(reference_space(v));
+  const double spread = probe == probes.end() ? 0.0 : probe->second.spread.largest();
+  if (fraction <= 1.0 + spread)
+    return fmt::format("within the probe's own spread ({:.0f}%: its median run against its best)", 100.0 * spread);
+  return "not established: faster than the probe that should bound it (profile it before trusting either)";
+}
+
 }  // namespace
+
+Basis fitting_basis(const Experiment& experiment, const Result& result) {
+  return nbk::fitting_basis(result.traffic, experiment.in_place);
+}
+
+std::optional<std::string> above_reference(const Experiment& experiment, const Result& r, Basis basis,
+                                           const Probes& probes) {
+  const Variant& v = *r.variant;
+  if (!r.skipped.empty() || (v.device && v.call_crosses_link)) return std::nullopt;
+  const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
+  const auto fraction = fraction_of(basis, r.traffic, best, probes, reference_space(v));
+  if (!fraction || *fraction <= 1.0) return std::nullopt;
+  const std::string of = basis == Basis::vendor_copy ? "memcpy" : basis_name(basis) + " probe";
+  return fmt::format("{:.0f}% of {}: {}", 100.0 * *fraction, of, why_above(experiment, r, basis, *fraction, probes));
+}
+
+std::vector<std::string> above_reference(const Experiment& experiment, const Result& r, const Probes& probes) {
+  std::vector<std::string> reasons;
+  const Basis fits = fitting_basis(experiment, r);
+  std::vector<Basis> bases = {Basis::kokkos_copy, Basis::vendor_copy};
+  if (fits != Basis::kokkos_copy) bases.push_back(fits);
+  for (const Basis basis : bases)
+    if (auto reason = above_reference(experiment, r, basis, probes)) reasons.push_back(std::move(*reason));
+  return reasons;
+}
 
 std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all) {
   const std::string& against = r.variant->speedup_against.name();
@@ -88,7 +159,11 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
 
   std::vector<std::string> headers = {"variant", "space"};
   if (show_size) headers.push_back("size");
-  for (const char* h : {"first", "best", "median", "GB/s", "% copy", "% memcpy"}) headers.push_back(h);
+  bool any_early = false;
+  for (const auto& r : results) any_early = any_early || (r.skipped.empty() && r.stopped_early());
+  for (const char* h : {"first", "best", "median"}) headers.push_back(h);
+  if (any_early) headers.push_back("calls");
+  for (const char* h : {"GB/s", "% copy", "% memcpy", "probe", "% probe"}) headers.push_back(h);
   if (any_flops)
     for (const char* h : {"GFLOP/s", "% FMA"}) headers.push_back(h);
   if (experiment.rate_in_elements) headers.push_back("Gelem/s");
@@ -116,10 +191,28 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
     row.push_back(time_text(r.steady.first));
     row.push_back(time_text(r.steady.best));
     row.push_back(time_text(r.steady.median));
+    if (any_early) {
+      // "2 of 5, budget"; "5 of 5 (3 with transfers), budget" where only the with-transfers calls stopped.
+      const int transfers = r.with_transfers.repetitions;
+      const bool transfers_early = transfers > 0 && transfers < r.planned_repetitions;
+      row.push_back(!r.stopped_early() ? std::to_string(r.steady.repetitions)
+                                       : fmt::format("{} of {}{}, budget", r.steady.repetitions, r.planned_repetitions,
+                                                     transfers_early ? fmt::format(" ({} with transfers)", transfers)
+                                                                     : std::string()));
+    }
     row.push_back(r.traffic.total() ? rate_text(r.traffic, best) : "-");
-    row.push_back(over_link ? "-" : percent_of(Basis::kokkos_copy, r.traffic, best, probes, space));
+    // A figure above 100% is marked, its reason printed under the table.
+    auto marked = [&](Basis basis) {
+      std::string text = percent_of(basis, r.traffic, best, probes, space);
+      const auto fraction = fraction_of(basis, r.traffic, best, probes, space);
+      return fraction && *fraction > 1.0 ? text + "*" : text;
+    };
+    row.push_back(over_link ? "-" : marked(Basis::kokkos_copy));
     row.push_back(over_link ? percent_of(Basis::link, r.traffic, best, probes, space) + " link"
-                            : percent_of(Basis::vendor_copy, r.traffic, best, probes, space));
+                            : marked(Basis::vendor_copy));
+    const Basis fits = fitting_basis(experiment, r);
+    row.push_back(over_link || !r.traffic.total() ? "-" : basis_name(fits));
+    row.push_back(over_link ? "-" : marked(fits));
     if (any_flops) {
       row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
       row.push_back(percent_of(Basis::fma_peak, r.traffic, best, probes, space));
@@ -147,6 +240,12 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
   table.print(out);
 
   out << '\n' << NBK_PROSE(legend().paragraph, "## Timings")(repetitions, bytes_text(results));
+  out << legend().paragraph(NBK_HEADING("## Probe"));
+  if (any_early) {
+    double budget = 0;
+    for (const auto& r : results) budget = std::max(budget, r.budget_s);
+    out << NBK_PROSE(legend().paragraph, "## Budget")(format_seconds(budget), min_budget_repetitions);
+  }
   if (any_flops) out << legend().paragraph(NBK_HEADING("## GFLOP/s"));
   if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
   if (any_speedup)
@@ -168,6 +267,13 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
                        v.first_call.empty() ? "" : "; first call: " + v.first_call);
   }
   print_below_memcpy(out, results, probes);
+  bool header = false;
+  for (const auto& r : results)
+    for (const std::string& reason : above_reference(experiment, r, probes)) {
+      if (!header) out << "\nAbove 100% of a reference (* in the table), and why:\n";
+      header = true;
+      out << fmt::format("  {:<16} {:<7} {:<8} {}\n", r.variant->name, r.variant->space, r.size.text(), reason);
+    }
 }
 
 void print_sweep(std::ostream& out, const SweepResult& sweep) {

@@ -154,6 +154,11 @@ struct Experiment {
   // bytes, so the table adds elements per second (Gelem/s) beside GB/s.
   bool rate_in_elements = false;
   bool needs_device = true;       // false: runs (without Kokkos) where a CUDA build finds no GPU
+  // Its kernels update their array in place (add-one's a[i] += 1): judged by the in-place probe
+  // (one array read and written), not by a copy's, which also reads its destination before
+  // writing it. Read-only kernels (writes that do not scale with the reads) are judged by the
+  // Dot probe without saying so here (nbk::fitting_basis).
+  bool in_place = false;
   std::function<Traffic(const Size&)> traffic;             // minimum bytes (and flops) of one call
   std::function<std::uint64_t(const Size&)> problem_bytes;  // host bytes of the Problem
   std::function<std::shared_ptr<const Problem>(const Size&, const Settings&)> make_problem;

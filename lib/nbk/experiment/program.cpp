@@ -27,12 +27,14 @@ namespace {
 
 struct Options {
   std::vector<std::string> size_texts, variants, spaces;
-  std::string repetitions_text, seed_text = "1", probe_text, json_path, sweep_to_text;
+  std::string repetitions_text, seed_text = "1", probe_text, json_path, sweep_to_text, probes_path, budget_text;
   bool no_sweep = false, verbose = false, inject_bug = false, no_limit = false;
   // parsed
   std::vector<Size> sizes;
   int repetitions = 0;
   std::int64_t probe_elements = 0, sweep_max = 0;
+  double budget_s = 0;  // 0: every repetition (--repetitions given)
+  ProbeFile probe_file;
   Settings settings;
 };
 
@@ -66,11 +68,19 @@ void check(const Experiment& e, Options& o) {
   for (const auto& text : o.size_texts) o.sizes.push_back(parse_size(text, e.rank, "--size"));
   if (o.sizes.empty()) o.sizes = e.sizes;
   o.repetitions = o.repetitions_text.empty() ? e.repetitions : parse_repetitions(o.repetitions_text);
+  // A budget shortens the default repetitions; repetitions asked for are made, all of them.
+  if (!o.budget_text.empty())
+    o.budget_s = static_cast<double>(parse_count(o.budget_text, "--budget"));
+  else if (o.repetitions_text.empty())
+    o.budget_s = default_budget_s;
+  if (o.budget_s > work_limit_seconds)
+    throw InputError(fmt::format("--budget '{}' is too large (at most {:g} s)", o.budget_text, work_limit_seconds));
   o.settings.seed = parse_seed(o.seed_text, "--seed");
   o.settings.verbose = o.verbose;
   o.probe_elements = parse_probe_size(o.probe_text);
   if (!o.sweep_to_text.empty()) o.sweep_max = parse_count(o.sweep_to_text, "--sweep-to");
   if (ranks::leader()) require_writable_json(o.json_path);  // rank 0 writes it
+  if (ranks::leader()) o.probe_file = open_probe_file(o.probes_path);
   const auto selected = selection(e, o);
   if (ranks::count() > 1 && !e.variants.empty() && selected.empty())
     throw InputError(fmt::format("{} ranks: no variant of this build that matches the --variant and --space given is "
@@ -157,13 +167,30 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
                                ranks::local_count(), threads, cores);
   }
   ranks::barrier();
-  Probes probes = kokkos_up ? probe_spaces(spaces, o.probe_elements) : Probes{};
+  // The references: from the run's probe file where it holds them (one process only: under
+  // several ranks every rank probes at once, and their sum judges the rows), the rest probed here.
+  Probes probes;
+  std::vector<std::string> probed_again;
+  if (kokkos_up && ranks::count() == 1) probes = probes_from_file(o.probe_file, spaces, o.probe_elements, probed_again);
+  if (kokkos_up) {
+    std::set<std::string> missing;
+    for (const std::string& space : spaces)
+      if (!probes.count(space)) missing.insert(space);
+    Probes probed = probe_spaces(missing, o.probe_elements, program_name(e));
+    if (ranks::count() == 1) save_probe_file(o.probe_file, probed);
+    probes.merge(probed);
+  }
+  if (!o.probe_file.path.empty() && ranks::count() > 1)
+    std::cout << "--probes " << o.probe_file.path << ": not read under " << ranks::count()
+              << " ranks (every rank probes its space at the same time)\n";
+  for (const std::string& line : probed_again) std::cerr << "probe file " << o.probe_file.path << ": " << line << "\n";
   sum_over_ranks(probes, spaces);
 
   nlohmann::json doc = {{"experiment", e.name}, {"title", e.title}, {"document", e.document}};
   if (kokkos_up) doc["context"] = run_context();
   if (ranks::enabled) doc["ranks"] = {{"count", ranks::count()}, {"layout", layout}};
   doc["repetitions"] = o.repetitions;
+  doc["budget_s"] = o.budget_s > 0 ? nlohmann::json(o.budget_s) : nlohmann::json(nullptr);
   if (e.seeded) doc["seed"] = o.settings.seed;
   doc["probes"] = probes_json(probes);
   doc["results"] = nlohmann::json::array();
@@ -185,10 +212,10 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
     }
     for (const Variant* v : selected) {
       std::cerr << "running " << v->name << " on " << v->space << " ...\n";
-      results.push_back(run_variant(e, *v, *problem, size, o.repetitions));
+      results.push_back(run_variant(e, *v, *problem, size, o.repetitions, o.budget_s));
       const Result& r = results.back();
       ok = ok && (!r.skipped.empty() || r.verdict.ok);
-      doc["results"].push_back(to_json(r, probes));
+      doc["results"].push_back(to_json(e, r, probes));
     }
     last_problem = std::move(problem);
   }
@@ -207,7 +234,7 @@ int run(const Experiment& e, Options& o, bool kokkos_up) {
 
   if (!o.no_sweep && ranks::count() == 1)
     for (const Sweep& plan : e.sweeps) {
-      const SweepResult sweep = run_sweep(e, plan, o.settings, o.sweep_max);
+      const SweepResult sweep = run_sweep(e, plan, o.settings, o.sweep_max, o.budget_s);
       print_sweep(std::cout, sweep);
       doc["sweeps"].push_back(to_json(sweep));
       ok = ok && sweep.verified;
@@ -263,6 +290,14 @@ int run_program(const Experiment& e, int argc, char* argv[]) {
     app.add_option("--repetitions", o.repetitions_text,
                    fmt::format("timed calls after the first (default {})", e.repetitions));
     add_probe_size_option(app, o.probe_text);
+    app.add_option("--probes", o.probes_path,
+                   fmt::format("a probe file (*.json) the run shares: its references for this machine, younger than "
+                               "{:g} s, are read instead of probed; the others are probed and written into it",
+                               probe_file_valid_s));
+    app.add_option("--budget", o.budget_text,
+                   fmt::format("seconds a row's calls may take before it stops repeating, after at least {} timed "
+                               "calls (default {:g}; --repetitions given: every repetition is made)",
+                               min_budget_repetitions, default_budget_s));
     app.add_flag("--no-limit", o.no_limit,
                  fmt::format("run work estimated past {:g} s too (every timed call at {})", work_limit_seconds,
                              assumed_rates_text()));

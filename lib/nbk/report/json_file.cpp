@@ -38,29 +38,29 @@ std::string write_new_file(const std::string& path, std::string_view text) {
   return why;
 }
 
-[[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw InputError("--json '" + path + "': cannot write it (" + why + ")");
+[[noreturn]] void refuse(const std::string& path, const std::string& why, const std::string& option) {
+  throw InputError(option + " '" + path + "': cannot write it (" + why + ")");
 }
 
 }  // namespace
 
-void require_writable_json(const std::string& path) {
+void require_writable_json(const std::string& path, const std::string& option) {
   if (path.empty()) return;
   struct stat status {};
-  if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) refuse(path, "not a regular file");
+  if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) refuse(path, "not a regular file", option);
   const std::string trial = temporary_beside(path);
-  if (const std::string why = write_new_file(trial, std::string(trial_bytes, ' ')); !why.empty()) refuse(path, why);
+  if (const std::string why = write_new_file(trial, std::string(trial_bytes, ' ')); !why.empty()) refuse(path, why, option);
   ::unlink(trial.c_str());
 }
 
-void write_json_file(const std::string& path, const nlohmann::json& document) {
+void write_json_file(const std::string& path, const nlohmann::json& document, const std::string& option) {
   const std::string temporary = temporary_beside(path);
   std::string why = write_new_file(temporary, document.dump(2) + '\n');
   if (why.empty() && std::rename(temporary.c_str(), path.c_str()) != 0) {
     why = std::strerror(errno);
     ::unlink(temporary.c_str());
   }
-  if (!why.empty()) refuse(path, why);
+  if (!why.empty()) refuse(path, why, option);
 }
 
 }  // namespace nbk

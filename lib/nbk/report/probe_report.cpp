@@ -1,15 +1,54 @@
 #include "nbk/report/probe_report.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
 #include <ostream>
+#include <sstream>
 
+#include "nbk/core/errors.hpp"
+#include "nbk/report/json_file.hpp"
+#include "nbk/report/run_context.hpp"
 #include "nbk/report/table.hpp"
 
 namespace nbk {
 
-Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements) {
+namespace {
+
+double now_epoch_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string utc_text(double epoch_s) {
+  const auto seconds = static_cast<std::time_t>(epoch_s);
+  char when[64];
+  std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&seconds));
+  return when;
+}
+
+std::string host_name() {
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+// What must agree for a probe to stand for a space of this process.
+nlohmann::json machine_of(int concurrency, std::int64_t elements) {
+  return {{"host_name", host_name()},       {"cpu_model", cpu_model()},
+          {"concurrency", concurrency},     {"elements_per_array", elements},
+          {"OMP_PROC_BIND", env_or_unset("OMP_PROC_BIND")}, {"OMP_PLACES", env_or_unset("OMP_PLACES")}};
+}
+
+constexpr const char* probe_file_format = "nbk probes 1";
+
+}  // namespace
+
+Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, const std::string& program) {
   Probes probes;
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
@@ -25,21 +64,151 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements) 
     probe.fma_f32 = probe_fma<Space, float>(Space(), flops, probe.repetitions);
     probe.fma_f64 = probe_fma<Space, double>(Space(), flops, probe.repetitions);
     probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified;
+    probe.probed_by = program;
+    probe.probed_at_epoch_s = now_epoch_s();
+    probe.probed_at_utc = utc_text(probe.probed_at_epoch_s);
   });
   return probes;
 }
 
+ProbeFile open_probe_file(const std::string& path) {
+  ProbeFile file;
+  file.path = path;
+  if (path.empty()) return file;
+  const auto refuse = [&](const std::string& why) { throw InputError("--probes '" + path + "': " + why); };
+  if (path.size() < 6 || path.compare(path.size() - 5, 5, ".json") != 0)
+    refuse("a probe file's name ends in .json");
+  require_writable_json(path, "--probes");
+  std::ifstream in(path);
+  if (!in) return file;  // not there yet: this program probes and writes it
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) return file;  // as good as absent
+  try {
+    file.document = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception&) {
+    refuse("not JSON (a probe file is written by the programs' --probes)");
+  }
+  if (!file.document.is_object() || file.document.value("format", "") != probe_file_format ||
+      !file.document.contains("spaces") || !file.document["spaces"].is_object())
+    refuse(std::string("not a probe file (no \"format\": \"") + probe_file_format + "\" and \"spaces\")");
+  return file;
+}
+
+ProbeResult probe_from_json(const nlohmann::json& doc) {
+  ProbeResult p;
+  p.copy_gb_per_s = doc.value("copy_gb_per_s", 0.0);
+  p.triad_gb_per_s = doc.value("triad_gb_per_s", 0.0);
+  p.memcpy_gb_per_s = doc.value("memcpy_gb_per_s", 0.0);
+  p.in_place_gb_per_s = doc.value("in_place_gb_per_s", 0.0);
+  p.dot_gb_per_s = doc.value("dot_gb_per_s", 0.0);
+  p.memcpy_name = doc.value("memcpy", "");
+  p.elements = doc.value("elements_per_array", std::int64_t{0});
+  p.repetitions = doc.value("repetitions", 0);
+  p.fma_f32.gflop_per_s = doc.value("fma_f32_gflop_per_s", 0.0);
+  p.fma_f64.gflop_per_s = doc.value("fma_f64_gflop_per_s", 0.0);
+  if (const auto flops = doc.find("fma_flops_per_run"); flops != doc.end() && flops->is_object()) {
+    p.fma_f32.flops = flops->value("f32", std::uint64_t{0});
+    p.fma_f64.flops = flops->value("f64", std::uint64_t{0});
+  }
+  p.verified = doc.value("verified", false);
+  p.fma_f32.verified = p.fma_f64.verified = p.verified;
+  if (const auto spread = doc.find("spread"); spread != doc.end() && spread->is_object())
+    p.spread = {spread->value("copy", 0.0), spread->value("triad", 0.0), spread->value("memcpy", 0.0),
+                spread->value("in_place", 0.0), spread->value("dot", 0.0)};
+  p.concurrency = doc.value("concurrency", 0);
+  p.probed_by = doc.value("probed_by", "");
+  p.probed_at_utc = doc.value("probed_at_utc", "");
+  p.probed_at_epoch_s = doc.value("probed_at_epoch_s", 0.0);
+  if (const auto link = doc.find("link"); link != doc.end() && link->is_object())
+    p.link = LinkBandwidth{link->value("bytes", std::uint64_t{0}), link->value("h2d_pageable_gb_per_s", 0.0),
+                           link->value("h2d_pinned_gb_per_s", 0.0), link->value("d2h_pageable_gb_per_s", 0.0),
+                           link->value("d2h_pinned_gb_per_s", 0.0)};
+  return p;
+}
+
+Probes probes_from_file(const ProbeFile& file, const std::set<std::string>& spaces, std::int64_t elements,
+                        std::vector<std::string>& why_not) {
+  Probes found;
+  if (file.path.empty()) return found;
+  const double now = now_epoch_s();
+  for_each_enabled_space([&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    const std::string name(space_name<Space>());
+    if (!spaces.count(name)) return;
+    const std::int64_t n = elements > 0 ? elements : default_probe_elements<Space>();
+    const nlohmann::json* entry = nullptr;
+    if (!file.document.is_null()) {
+      const auto& all = file.document["spaces"];
+      if (const auto at = all.find(name); at != all.end() && at->is_object()) entry = &*at;
+    }
+    std::string why;
+    if (!entry) {
+      why = file.document.is_null() ? "the file is new" : "not in the file";
+    } else if (entry->value("machine", nlohmann::json::object()) != machine_of(Space().concurrency(), n)) {
+      why = "the file's was probed on another machine, thread count, binding or probe size";
+    } else if (!entry->value("verified", false)) {
+      why = "the file's failed its checks";
+    } else {
+      const double age = now - entry->value("probed_at_epoch_s", 0.0);
+      if (!(age >= -60 && age <= probe_file_valid_s))
+        why = fmt::format("the file's is {:.0f} s old, past the {:.0f} s a probe stands for", age, probe_file_valid_s);
+    }
+    if (!why.empty()) {
+      why_not.push_back(name + ": " + why);
+      return;
+    }
+    ProbeResult p = probe_from_json(*entry);
+    p.from_file = file.path;
+    found[name] = p;
+  });
+  return found;
+}
+
+void save_probe_file(ProbeFile& file, const Probes& probed) {
+  if (file.path.empty() || probed.empty()) return;
+  if (file.document.is_null())
+    file.document = {{"format", probe_file_format},
+                     {"valid_for_s", probe_file_valid_s},
+                     {"note", "the programs' references (--probes): each space probed once and read by the programs "
+                              "after it, on this machine, for valid_for_s seconds"},
+                     {"spaces", nlohmann::json::object()}};
+  const nlohmann::json docs = probes_json(probed);
+  for (const auto& [space, probe] : probed) {
+    if (!probe.from_file.empty()) continue;  // read from this file: nothing new
+    nlohmann::json entry = docs[space];
+    entry.erase("source");
+    entry["machine"] = machine_of(probe.concurrency, probe.elements);
+    file.document["spaces"][space] = entry;
+  }
+  write_json_file(file.path, file.document, "--probes");
+}
+
+namespace {
+std::string percent(double fraction) { return fmt::format("{:.0f}%", 100.0 * fraction); }
+std::string rate(double gb_per_s) { return gb_per_s > 0 ? fmt::format("{:.1f}", gb_per_s) : "-"; }
+
+// Where a space's figures come from, in words.
+std::string source_text(const ProbeResult& p) {
+  if (p.from_file.empty())
+    return "probed by this program" + (p.probed_at_utc.empty() ? std::string() : " at " + p.probed_at_utc);
+  return fmt::format("from {}, probed at {} by {} (a probe file's figures stand for {:.0f} s)", p.from_file,
+                     p.probed_at_utc.empty() ? "an unknown time" : p.probed_at_utc,
+                     p.probed_by.empty() ? "a program" : p.probed_by, probe_file_valid_s);
+}
+}  // namespace
+
 void print_probe_table(std::ostream& out, const Probes& probes) {
   if (probes.empty()) return;
   Table table({"space", "Kokkos copy GB/s", "Kokkos triad GB/s", "outside Kokkos: copy GB/s", "by", "arrays",
-               "FMA f32 GFLOP/s", "FMA f64 GFLOP/s", "check"});
+               "FMA f32 GFLOP/s", "FMA f64 GFLOP/s", "check", "in place GB/s", "Dot GB/s"});
   bool any_link = false;
   for (const auto& [space, probe] : probes) {
     table.add_row({space, fmt::format("{:.1f}", probe.copy_gb_per_s), fmt::format("{:.1f}", probe.triad_gb_per_s),
                    fmt::format("{:.1f}", probe.memcpy_gb_per_s), probe.memcpy_name,
                    fmt::format("3 x {}", format_bytes(static_cast<std::uint64_t>(probe.elements) * sizeof(double))),
                    fmt::format("{:.1f}", probe.fma_f32.gflop_per_s), fmt::format("{:.1f}", probe.fma_f64.gflop_per_s),
-                   probe.verified ? "ok" : "FAILED"});
+                   probe.verified ? "ok" : "FAILED", rate(probe.in_place_gb_per_s), rate(probe.dot_gb_per_s)});
     any_link = any_link || probe.link.has_value();
   }
   out << "References (best of " << probes.begin()->second.repetitions << ", this run):\n";
@@ -55,7 +224,50 @@ void print_probe_table(std::ostream& out, const Probes& probes) {
     out << "Host<->device link (cudaMemcpy, best of " << probes.begin()->second.repetitions << "):\n";
     link.print(out);
   }
-  out << "FMA: independent chains of x = x * a + b in registers, 2 flops each: the space's arithmetic limit.\n\n";
+  out << "FMA: independent chains of x = x * a + b in registers, 2 flops each: the space's arithmetic limit.\n";
+  out << "In place: b = b + 1, one array read and written (add-one's traffic); Dot: sum of a * c, two arrays read "
+         "(a reduction's). Every figure is the best run; spread, the median run's time over the best's, minus 1:\n";
+  for (const auto& [space, p] : probes)
+    out << fmt::format("  {}: copy {}, triad {}, outside Kokkos {}, in place {}, Dot {}\n", space,
+                       percent(p.spread.copy), percent(p.spread.triad), percent(p.spread.memcpy),
+                       percent(p.spread.in_place), percent(p.spread.dot));
+  // One line per source: "serial, openmp: probed by this program at ...".
+  std::vector<std::pair<std::string, std::string>> sources;
+  for (const auto& [space, p] : probes) {
+    const std::string text = source_text(p);
+    auto same = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.second == text; });
+    if (same == sources.end())
+      sources.emplace_back(space, text);
+    else
+      same->first += ", " + space;
+  }
+  for (const auto& [spaces, text] : sources) out << "Source: " << spaces << ": " << text << ".\n";
+  out << "\n";
+}
+
+Basis fitting_basis(const Traffic& traffic, bool in_place) {
+  if (in_place) return Basis::in_place;
+  // Writes that do not scale with the reads (a sum, a row's sum): a reduction, read-only.
+  if (traffic.bytes_read > 0 && traffic.bytes_written * 16 <= traffic.bytes_read) return Basis::dot;
+  return Basis::kokkos_copy;
+}
+
+std::string basis_name(Basis basis) {
+  switch (basis) {
+    case Basis::in_place: return "in place";
+    case Basis::dot: return "Dot";
+    case Basis::kokkos_copy: return "copy";
+    case Basis::vendor_copy: return "memcpy";
+    case Basis::link: return "link";
+    case Basis::fma_peak: return "FMA";
+  }
+  return "";
+}
+
+std::string basis_key(Basis basis) {
+  std::string key = basis_name(basis);
+  std::transform(key.begin(), key.end(), key.begin(), [](char c) { return c == ' ' ? '_' : static_cast<char>(std::tolower(c)); });
+  return key;
 }
 
 std::optional<double> fraction_of(Basis basis, const Traffic& traffic, double seconds, const Probes& probes,
@@ -76,6 +288,10 @@ std::optional<double> fraction_of(Basis basis, const Traffic& traffic, double se
       return p.copy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.copy_gb_per_s : std::optional<double>{};
     case Basis::vendor_copy:
       return p.memcpy_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.memcpy_gb_per_s : std::optional<double>{};
+    case Basis::in_place:
+      return p.in_place_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.in_place_gb_per_s : std::optional<double>{};
+    case Basis::dot:
+      return p.dot_gb_per_s > 0 ? traffic.gb_per_s(seconds) / p.dot_gb_per_s : std::optional<double>{};
     case Basis::link: {
       if (!p.link || p.link->h2d_pageable <= 0 || p.link->d2h_pageable <= 0) return std::nullopt;
       // The time the link needs for the reads to go up and the writes to come back.
@@ -105,7 +321,22 @@ nlohmann::json probes_json(const Probes& probes) {
                   {"fma_f32_gflop_per_s", probe.fma_f32.gflop_per_s},
                   {"fma_f64_gflop_per_s", probe.fma_f64.gflop_per_s},
                   {"fma_flops_per_run", {{"f32", probe.fma_f32.flops}, {"f64", probe.fma_f64.flops}}},
-                  {"verified", probe.verified}};
+                  {"verified", probe.verified},
+                  {"in_place_gb_per_s", probe.in_place_gb_per_s},
+                  {"dot_gb_per_s", probe.dot_gb_per_s},
+                  {"spread",
+                   {{"copy", probe.spread.copy},
+                    {"triad", probe.spread.triad},
+                    {"memcpy", probe.spread.memcpy},
+                    {"in_place", probe.spread.in_place},
+                    {"dot", probe.spread.dot}}},
+                  {"spread_is", "median time / best time - 1 of the timed runs"},
+                  {"concurrency", probe.concurrency},
+                  {"probed_by", probe.probed_by},
+                  {"probed_at_utc", probe.probed_at_utc},
+                  {"probed_at_epoch_s", probe.probed_at_epoch_s},
+                  {"source", source_text(probe)}};
+    if (!probe.from_file.empty()) doc[space]["from_file"] = probe.from_file;
     if (probe.link)
       doc[space]["link"] = {{"bytes", probe.link->bytes},
                             {"h2d_pageable_gb_per_s", probe.link->h2d_pageable},

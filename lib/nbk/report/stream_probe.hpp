@@ -1,6 +1,10 @@
 #pragma once
 // What bandwidth a space can actually reach, measured in the same run as the kernels it
-// judges: BabelStream's copy (c = a) and triad (a = b + s*c) written in Kokkos, and a copy
+// judges: BabelStream's copy (c = a) and triad (a = b + s*c) written in Kokkos; an update in
+// place (b = b + 1: read and write the same array, as add-one does) and STREAM's Dot (sum of
+// a*c: read-only, as a reduction does), so that each kernel is judged by a probe that moves its
+// kind of traffic (a copy also reads its destination before writing it on a CPU: three streams
+// moved for two counted); and a copy
 // that shares no code with Kokkos (cudaMemcpy device-to-device on a GPU; std::memcpy, one
 // chunk per OpenMP thread, on a CPU), so that a defect in Kokkos' launch cannot hide in
 // the denominator. On a GPU also the host<->device link, from pageable and pinned memory:
@@ -8,6 +12,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -35,16 +41,32 @@ struct LinkBandwidth {
   double h2d_pageable = 0, h2d_pinned = 0, d2h_pageable = 0, d2h_pinned = 0;
 };
 
+// How far a probe's timed runs scatter: median time / best time - 1 (0.03: the median run
+// took 3% longer than the best). The best is the reference; the spread says how still it held.
+struct ProbeSpread {
+  double copy = 0, triad = 0, memcpy = 0, in_place = 0, dot = 0;
+  double largest() const { return std::max({copy, triad, memcpy, in_place, dot}); }
+};
+
 struct ProbeResult {
   std::int64_t elements = 0;  // doubles per array
   int repetitions = 0;
   double copy_gb_per_s = 0;    // Kokkos copy, best run
   double triad_gb_per_s = 0;   // Kokkos triad, best run
   double memcpy_gb_per_s = 0;  // the copy outside Kokkos, best run
+  double in_place_gb_per_s = 0;  // Kokkos b = b + 1 (one array read and written), best run; 0: not measured
+  double dot_gb_per_s = 0;       // Kokkos dot of two arrays (read-only), best run; 0: not measured
+  ProbeSpread spread;
   std::string memcpy_name;     // what that copy is
   std::optional<LinkBandwidth> link;  // device spaces only
   FmaThroughput fma_f32, fma_f64;     // the arithmetic limit beside the memory one
   bool verified = false;
+  int concurrency = 0;  // threads (CPU) or the space's concurrency when probed
+  // Where the figures come from: probed_by the program that measured them, at probed_at_utc
+  // (probed_at_epoch_s); from_file empty when this program probed them itself, else the probe
+  // file (--probes) they were read from.
+  std::string probed_by, probed_at_utc, from_file;
+  double probed_at_epoch_s = 0;
 };
 
 // Arrays big enough to defeat any cache: 256 MiB each on a CPU, 1 GiB on a GPU.
@@ -132,6 +154,21 @@ class StreamProbe {
     Kokkos::parallel_for(
         "nbk::probe::triad", range(exec_, 0, size()), KOKKOS_LAMBDA(Index i) { a(i) = b(i) + s * c(i); });
   }
+  // An update in place: one array read and written (two streams, no write-allocate).
+  void in_place() {
+    const View b = b_;
+    Kokkos::parallel_for(
+        "nbk::probe::in_place", range(exec_, 0, size()), KOKKOS_LAMBDA(Index i) { b(i) = b(i) + 1.0; });
+    ++in_place_calls_;
+  }
+  // STREAM's Dot: two arrays read, nothing written that scales with them.
+  double dot() {
+    const View a = a_, c = c_;
+    double sum = 0;
+    Kokkos::parallel_reduce(
+        "nbk::probe::dot", range(exec_, 0, size()), KOKKOS_LAMBDA(Index i, double& s) { s += a(i) * c(i); }, sum);
+    return sum;
+  }
   void memcpy_copy() { vendor_copy(exec_, c_.data(), a_.data(), static_cast<std::size_t>(size()) * sizeof(double)); }
 
   // Elements where c != a (after a copy) or a != b + s c (after a triad: within 1e-15,
@@ -154,13 +191,47 @@ class StreamProbe {
     return bad;
   }
 
+  // Elements of b that are not b0 plus one per in_place() call (exact: small integers added).
+  std::int64_t in_place_errors() const {
+    auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b_);
+    double expected = probe_detail::b0;
+    for (int k = 0; k < in_place_calls_; ++k) expected += 1.0;
+    std::int64_t bad = 0;
+    for (std::int64_t i = 0; i < size(); ++i) bad += b(i) != expected;
+    return bad;
+  }
+  // Whether `sum` is the dot product of a and c, within the rounding of any order of summation.
+  bool dot_agrees(double sum) const {
+    auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a_);
+    auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_);
+    double exact = 0, magnitude = 0;
+    for (std::int64_t i = 0; i < size(); ++i) {
+      exact += a(i) * c(i);
+      magnitude += std::abs(a(i) * c(i));
+    }
+    const double bound = 2.0 * static_cast<double>(size() + 1) * 1.2e-16 * magnitude;
+    return std::abs(sum - exact) <= bound && magnitude > 0;
+  }
+
   const ExecSpace& space() const { return exec_; }
   const View& source() const { return a_; }
 
  private:
   ExecSpace exec_;
   View a_, b_, c_;
+  int in_place_calls_ = 0;
 };
+
+namespace probe_detail {
+// The best of `seconds` and how far their median lies above it (median / best - 1).
+inline std::pair<double, double> best_and_spread(std::vector<double> seconds) {
+  if (seconds.empty()) return {0, 0};
+  std::sort(seconds.begin(), seconds.end());
+  const std::size_t mid = seconds.size() / 2;
+  const double median = seconds.size() % 2 ? seconds[mid] : 0.5 * (seconds[mid - 1] + seconds[mid]);
+  return {seconds.front(), seconds.front() > 0 ? median / seconds.front() - 1 : 0};
+}
+}  // namespace probe_detail
 
 // Best host<->device copy of `view` from pageable and from pinned host memory.
 template <class ExecSpace, class View>
@@ -196,33 +267,51 @@ LinkBandwidth measure_link(const ExecSpace& exec, const View& view, int repetiti
 }
 
 // Every reference of one space, best of `repetitions` after one untimed round (page faults,
-// thread start-up and module load stay out of the figures), each result checked.
+// thread start-up and module load stay out of the figures), each result checked, with the
+// spread of each probe's timed runs.
 template <class ExecSpace>
 ProbeResult probe_bandwidth(const ExecSpace& exec, std::int64_t n = default_probe_elements<ExecSpace>(),
                             int repetitions = 10) {
   StreamProbe<ExecSpace> probe(exec, n);
-  double best_copy = 1e300, best_triad = 1e300, best_memcpy = 1e300;
+  std::vector<double> copy, triad, memcpy_times, in_place, dot;
   std::int64_t errors = 0;
   for (int rep = 0; rep <= repetitions; ++rep) {
+    const bool last = rep == repetitions;
     const double t_memcpy = time_fenced("probe memcpy", [&] { probe.memcpy_copy(); });
-    if (rep == repetitions) errors += probe.copy_errors();
+    if (last) errors += probe.copy_errors();
     const double t_copy = time_fenced("probe copy", [&] { probe.copy(); });
-    if (rep == repetitions) errors += probe.copy_errors();
+    if (last) errors += probe.copy_errors();
     const double t_triad = time_fenced("probe triad", [&] { probe.triad(); });
-    if (rep == repetitions) errors += probe.triad_errors();
+    if (last) errors += probe.triad_errors();
+    const double t_in_place = time_fenced("probe in place", [&] { probe.in_place(); });
+    if (last) errors += probe.in_place_errors();
+    double sum = 0;
+    const double t_dot = time_fenced("probe dot", [&] { sum = probe.dot(); });
+    if (last) errors += !probe.dot_agrees(sum);
     if (rep == 0) continue;
-    best_copy = std::min(best_copy, t_copy);
-    best_triad = std::min(best_triad, t_triad);
-    best_memcpy = std::min(best_memcpy, t_memcpy);
+    copy.push_back(t_copy);
+    triad.push_back(t_triad);
+    memcpy_times.push_back(t_memcpy);
+    in_place.push_back(t_in_place);
+    dot.push_back(t_dot);
   }
 
   ProbeResult result;
   result.elements = n;
   result.repetitions = repetitions;
+  const auto [best_copy, spread_copy] = probe_detail::best_and_spread(copy);
+  const auto [best_triad, spread_triad] = probe_detail::best_and_spread(triad);
+  const auto [best_memcpy, spread_memcpy] = probe_detail::best_and_spread(memcpy_times);
+  const auto [best_in_place, spread_in_place] = probe_detail::best_and_spread(in_place);
+  const auto [best_dot, spread_dot] = probe_detail::best_and_spread(dot);
   result.copy_gb_per_s = copy_traffic<double>(n).gb_per_s(best_copy);
   result.triad_gb_per_s = triad_traffic<double>(n).gb_per_s(best_triad);
   result.memcpy_gb_per_s = copy_traffic<double>(n).gb_per_s(best_memcpy);
+  result.in_place_gb_per_s = read_modify_write_traffic<double>(n).gb_per_s(best_in_place);
+  result.dot_gb_per_s = Traffic{2 * static_cast<std::uint64_t>(n) * sizeof(double), 0}.gb_per_s(best_dot);
+  result.spread = {spread_copy, spread_triad, spread_memcpy, spread_in_place, spread_dot};
   result.memcpy_name = vendor_copy_name(exec);
+  result.concurrency = exec.concurrency();
   if constexpr (is_device_space_v<ExecSpace>) result.link = measure_link(exec, probe.source(), repetitions);
   result.verified = (errors == 0);
   return result;
