@@ -23,6 +23,9 @@
 # (SIGKILL included) keeps everything that finished before it. Each call packs only its own
 # results, so a session that runs the steps in several calls keeps each call's tarball.
 set -u
+started=$(date +%s.%N)
+# Seconds since $1 (a `date +%s.%N`), with one decimal.
+seconds_since() { awk -v from="$1" -v to="$(date +%s.%N)" 'BEGIN { printf "%.1f", to - from }'; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$here/out"
 rm -rf "$work" && mkdir -p "$work"
@@ -106,6 +109,7 @@ sanitize() {
 }
 
 for step in "${steps[@]}"; do
+  step_started=$(date +%s.%N)
   case "$step" in
     info)  note "device info"; nvidia-smi -L 2>&1 | tee -a "$work/log.txt"
            # A library the pack leaves to the machine (cuBLAS) and the machine lacks: said at once.
@@ -121,13 +125,21 @@ for step in "${steps[@]}"; do
            # mt19937, matmul's OpenBLAS: the documents' references), and so do OpenMP's and CUDA's;
            # on a CPU build nothing is left out (scripts/run-experiments.sh).
            declare -A rows=([pi]="--space host --space openmp --space cuda" [matmul]="--space host --space openmp --space cuda")
+           # Each space's references are probed once for the step: the first program that needs a
+           # space writes it into probes.json, the programs after it read it (--probes; 15 minutes).
+           apps_started=$(date +%s.%N)
+           mkdir -p "$work/probes"  # a subfolder, which the report step does not read as results
            for app in ${APPS:-$(grep -v '^device_info$' "$here/experiments.txt")}; do
              note "$app"
              only=${rows[$app]:-}; [[ -z ${ALL_ROWS:-} ]] || only=""
+             probes=(--probes "$work/probes/probes.json"); [[ $app != device_info ]] || probes=()
+             app_started=$(date +%s.%N)
              # shellcheck disable=SC2086  # APP_ARGS and the rows are lists of arguments
-             run_into "$work/$app.txt" "$here/bin/nbk-${app//_/-}" --json "$work/$app.json" $only ${APP_ARGS:-}
+             run_into "$work/$app.txt" "$here/bin/nbk-${app//_/-}" --json "$work/$app.json" "${probes[@]}" $only ${APP_ARGS:-}
+             note "$app: $(seconds_since "$app_started") s"
              pack
-           done ;;
+           done
+           note "apps: $(seconds_since "$apps_started") s" ;;
     bench) export OMP_PROC_BIND=spread OMP_PLACES=threads
            note "benchmarks"
            run "$here/bin/nbk_bench" --benchmark_repetitions="${REPS:-3}" --benchmark_min_time=0.1 \
@@ -221,9 +233,11 @@ for step in "${steps[@]}"; do
               note "report skipped: no python3 or no $here/tools (pack-device.sh copies it)"
             fi ;;
   esac
+  note "$step: $(seconds_since "$step_started") s"
   pack
 done
 
+note "elapsed: $(seconds_since "$started") s (steps: ${steps[*]})"
 if [[ -n "${OUT:-}" ]]; then
   note "packing $(ls "$work" | wc -l) results into \$OUT/results.tar.gz (exit $status)"
   pack || status=1

@@ -7,6 +7,10 @@
 # command, dates), every program's JSON (<experiment>.json), the NumPy reference's (numpy/), their
 # text output (run.log) and a report (report/index.html). No run overwrites another. Text reports
 # also go to stdout.
+# The references (memory, FMA) are probed once per space and run: the first program that needs a
+# space probes it and writes it into the run's probes/probes.json (--probes), which the programs after
+# it read, each saying where its figures came from; a file older than 15 minutes is probed again.
+# Each program's elapsed time is in run.log, and the run's, with its parts, is printed at the end.
 # After the programs, the NumPy reference (tools/nbk-numpy --threads 1, issue 25): NumPy's
 # expression of the same workloads on one thread, a numpy column beside serial and openmp. Without
 # NumPy it says so in one line and the run goes on; a failed check fails the run as a program's
@@ -21,6 +25,9 @@
 # The Kokkos is the bootstrap's choice (scripts/kokkos-source.sh): Kokkos_ROOT (an install: no
 # Kokkos built) or NBK_KOKKOS_SOURCE (a tarball or folder) build in build/<preset>-kokkos-<version>.
 set -euo pipefail
+started=$(date +%s.%N)
+# Seconds since $1 (a `date +%s.%N`), with one decimal.
+seconds_since() { awk -v from="$1" -v to="$(date +%s.%N)" 'BEGIN { printf "%.1f", to - from }'; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 source "$here/common.sh"
@@ -71,19 +78,26 @@ run="$("$python" tools/nbk-run-record start --root "${runs:-$build_dir/runs}" --
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"
 status=0 statuses=()
 read -ra numpy_args <<<"${NBK_NUMPY_ARGS:-}"
+programs_started=$(date +%s.%N)
+mkdir -p "$run/probes"  # not read by the report: a subfolder it does not list
 {
   for experiment in $(cat experiments.txt); do
     program="$build_dir/apps/$experiment/nbk-${experiment//_/-}"
     echo
     echo "=== $experiment ($preset preset) ==="
-    code=0
-    "$program" --json "$run/$experiment.json" || { code=$?; status=$code; log "$experiment exited with $code"; }
+    code=0 probes=() program_started=$(date +%s.%N)
+    # The run's references, probed once (device_info has no rows to judge: no --probes).
+    [[ $experiment == device_info ]] || probes=(--probes "$run/probes/probes.json")
+    "$program" --json "$run/$experiment.json" "${probes[@]}" || { code=$?; status=$code; log "$experiment exited with $code"; }
+    echo "--- $experiment: $(seconds_since "$program_started") s (exit $code)"
     statuses+=(--status "$experiment=$code")
   done
   echo
+  echo "--- the programs: $(seconds_since "$programs_started") s"
   echo "=== NumPy reference (tools/nbk-numpy, 1 thread) ==="
-  numpy_code=0
+  numpy_code=0 numpy_started=$(date +%s.%N)
   "$python" "${NBK_NUMPY:-tools/nbk-numpy}" --threads 1 --out "$run/numpy" "${numpy_args[@]}" || numpy_code=$?
+  echo "--- NumPy reference: $(seconds_since "$numpy_started") s (exit $numpy_code)"
   case "$numpy_code" in
     0) ;;
     1) status=1; log "the NumPy reference failed a check (exit 1)" ;;
@@ -95,6 +109,11 @@ wait $!  # for tee to write the last lines
 echo
 log "this run's record: $run/ (run.json, <experiment>.json, numpy/, run.log)"
 # The report: no benchmarks are run here (that is scripts/bench.sh's job), it only reads.
+report_started=$(date +%s.%N)
 "$python" tools/nbk-report "$run" ||
   { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }
+elapsed="elapsed: $(seconds_since "$started") s in all; the programs, NumPy and the report $(seconds_since "$programs_started") s,"
+elapsed+=" of which the report $(seconds_since "$report_started") s (each program's time is in run.log)"
+log "$elapsed"
+echo "[nbk] $elapsed" >>"$run/run.log"
 exit "$status"
