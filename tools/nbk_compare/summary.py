@@ -68,14 +68,6 @@ def reference_label(runs, space):
     return f"{name} ({n} thread{'' if n == 1 else 's'})" if isinstance(n, int) else name
 
 
-def _paired(cpu, entries):
-    """Of a reference's usable entries (at one size), the one of the best CPU variant's
-    variant, else the fastest."""
-    usable = [e for e in entries if e.usable]
-    same = [e for e in usable if cpu is not None and e.variant == cpu.variant]
-    return _best(same or usable)
-
-
 def summarize(runs):
     """A Line per workload measured in any run (device_info has no timings: left out)."""
     cpus = cpu_runs(runs)
@@ -95,7 +87,9 @@ def summarize(runs):
         line.resident = _best(e for e in at if e.on_device and not e.crosses_link)
         line.transfers = _best(e for e in at if e.on_device and e.crosses_link)
         for space in spaces:
-            line.references[space] = _paired(line.cpu, [e for e in at if e.space == space])
+            # the reference's row of the best CPU variant's variant, else its fastest
+            mine = [e for e in at if e.space == space and e.usable]
+            line.references[space] = _best([e for e in mine if line.cpu and e.variant == line.cpu.variant] or mine)
             measured = {e.size for e in refs if e.space == space and e.usable}
             if line.references[space] is None and measured:
                 line.notes.append(f"{REFERENCE_SPACES[space]} not at {format_size(line.size)} "

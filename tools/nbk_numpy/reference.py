@@ -30,8 +30,7 @@ from nbk_compare import record
 from nbk_compare.fmt import blas_text, format_time
 
 PROG = "nbk-numpy"
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_OUT = os.path.join(REPO, "build", "numpy", "results")
+DEFAULT_OUT = os.path.join(record.REPO, "build", "numpy", "results")
 DEFAULT_PROBE = 1 << 25  # doubles per array, the programs' default on a CPU
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                     "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
