@@ -15,8 +15,8 @@ import markupsafe
 
 from . import record, summary
 from .fmt import blas_text, format_elements, format_gbps, format_pct, format_ratio, format_size, format_time
-from .gbench import InputError, size_sort_key
-from .runs import RunRecord, experiment_order, on_device, open_runs
+from .gbench import InputError, on_device, size_sort_key
+from .runs import RunRecord, experiment_order, open_runs
 from .summary import NOT_COMPARABLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))

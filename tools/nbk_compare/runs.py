@@ -9,7 +9,7 @@ import sys
 
 from . import record
 from .compare import REFERENCE_KINDS, reference_space
-from .gbench import BenchFile, InputError, Run, is_reference, load_json, on_device  # noqa: F401 (on_device: for tests)
+from .gbench import BenchFile, InputError, Run, is_reference, load_json
 
 
 class InvalidRecord(InputError):

@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from nbk_compare import runs
+from nbk_compare import gbench
 
 from .helpers import read, run_tool
 from .runs_fixtures import (CPU_CONTEXT, cpu_and_gpu_runs, cpu_programs, cpu_run_with_numpy, numpy_programs,
@@ -28,11 +28,11 @@ def row(text, workload):
 class Spaces(unittest.TestCase):
     def test_cpu_and_gpu_spaces(self):
         for space in ("serial", "openmp", "host", "threads", "numpy"):
-            self.assertFalse(runs.on_device(space), space)
+            self.assertFalse(gbench.on_device(space), space)
         for space in ("cuda", "hip", "sycl", "openmptarget"):
-            self.assertTrue(runs.on_device(space), space)
-        self.assertTrue(runs.is_reference("numpy"))
-        self.assertFalse(runs.is_reference("openmp"))
+            self.assertTrue(gbench.on_device(space), space)
+        self.assertTrue(gbench.is_reference("numpy"))
+        self.assertFalse(gbench.is_reference("openmp"))
 
 
 class RunFolder(unittest.TestCase):
