@@ -1,5 +1,8 @@
 """Command lines of tools/nbk-compare and tools/nbk-report."""
 import argparse
+import csv
+import io
+import json
 import os
 import sys
 
@@ -83,8 +86,18 @@ def _check_output(args, inputs):
         raise cmpmod.UsageError(f"{args.output}: is an input; will not overwrite it")
 
 
-def _emit(args, text, json_text, csv_text, out=sys.stdout):
-    content = json_text if args.json else csv_text if args.csv else text
+def _emit(args, text, doc, out=sys.stdout):
+    """The table, or the JSON document (--json), or its results as CSV (--csv); into -o FILE too."""
+    rows, content = doc["results"], text
+    if args.json:
+        content = json.dumps(doc, indent=1) + "\n"
+    elif args.csv:
+        buf = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
+        content = buf.getvalue()
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -110,15 +123,13 @@ def run_compare(args, out=sys.stdout):
         raise cmpmod.UsageError(f"--reference {args.reference}: no such benchmark in the inputs (probes: {probes})")
     cmp = cmpmod.Comparison(files, baseline=args.baseline or cmpmod.DEFAULT_BASELINE, alpha=args.alpha,
                             reference=args.reference, baseline_required=args.baseline is not None)
-    records = cmpmod.comparison_records(cmp)
-    _emit(args, cmpmod.render_comparison_text(cmp), cmpmod.comparison_json(cmp), cmpmod.to_csv(records), out)
+    _emit(args, cmpmod.render_comparison_text(cmp), cmpmod.comparison_doc(cmp), out)
     return 0
 
 
 def run_regress(args, out=sys.stdout):
     reg = cmpmod.Regression(*open_inputs([args.before, args.after]), threshold=args.threshold, alpha=args.alpha)
-    _emit(args, cmpmod.render_regress_text(reg), cmpmod.regress_json(reg),
-          cmpmod.to_csv(cmpmod.regress_records(reg)), out)
+    _emit(args, cmpmod.render_regress_text(reg), cmpmod.regress_doc(reg), out)
     return 1 if reg.failures else 0
 
 

@@ -1,9 +1,6 @@
 """Pairing benchmarks across spaces and files, and regression checks between two runs."""
 import collections
-import csv
 import dataclasses
-import io
-import json
 
 from . import stats
 from .fmt import MISSING, format_gbps, format_p, format_pct, format_ratio, format_size, format_time
@@ -293,24 +290,12 @@ def comparison_records(cmp):
     return records
 
 
-def comparison_json(cmp):
-    return json.dumps({
-        "baseline": cmp.baseline.label, "alpha": cmp.alpha, "reference": cmp.reference,
-        "files": [{"label": f.label, "path": f.path} for f in cmp.files],
-        "columns": [{"label": c.label, "space": c.space, "file": c.file.path} for c in cmp.columns],
-        "notes": cmp.notes,
-        "results": comparison_records(cmp),
-    }, indent=1) + "\n"
-
-
-def to_csv(records):
-    if not records:
-        return ""
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=list(records[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in records)
-    return buf.getvalue()
+def comparison_doc(cmp):
+    """nbk-compare's JSON document; its results are the CSV's lines."""
+    return {"baseline": cmp.baseline.label, "alpha": cmp.alpha, "reference": cmp.reference,
+            "files": [{"label": f.label, "path": f.path} for f in cmp.files],
+            "columns": [{"label": c.label, "space": c.space, "file": c.file.path} for c in cmp.columns],
+            "notes": cmp.notes, "results": comparison_records(cmp)}
 
 
 # ---------------------------------------------------------------------------------- regress
@@ -406,22 +391,16 @@ def render_regress_text(reg):
     return "\n".join(out) + "\n"
 
 
-def regress_records(reg):
-    return [{"name": r.name, "before_s": _time(r.before), "after_s": _time(r.after),
-             "before_repetitions": r.before.repetitions if r.before else None,
-             "after_repetitions": r.after.repetitions if r.after else None,
-             "change": r.change, "p_value": r.p_value, "test": r.test, "verdict": r.verdict, "regression": r.failed}
-            for r in reg.rows]
+def regress_doc(reg):
+    """regress's JSON document; its results are the CSV's lines."""
+    return {"before": reg.before_file.path, "after": reg.after_file.path, "threshold": reg.threshold,
+            "alpha": reg.alpha, "notes": reg.notes(), "regressions": [r.name for r in reg.failures],
+            "results": [{"name": r.name, "before_s": _time(r.before), "after_s": _time(r.after),
+                         "before_repetitions": r.before.repetitions if r.before else None,
+                         "after_repetitions": r.after.repetitions if r.after else None, "change": r.change,
+                         "p_value": r.p_value, "test": r.test, "verdict": r.verdict, "regression": r.failed}
+                        for r in reg.rows]}
 
 
 def _time(run):
     return None if run is None or run.error else run.time
-
-
-def regress_json(reg):
-    return json.dumps({
-        "before": reg.before_file.path, "after": reg.after_file.path,
-        "threshold": reg.threshold, "alpha": reg.alpha, "notes": reg.notes(),
-        "regressions": [r.name for r in reg.failures],
-        "results": regress_records(reg),
-    }, indent=1) + "\n"
