@@ -1,8 +1,6 @@
-"""Reading Google Benchmark JSON output into runs named experiment/variant/space/size.
-
-Nothing here knows the project's experiments: any name of the form
-experiment/variant/space[/size...][/suffix...] is understood, and shorter names still load
-(with empty fields) so that a foreign file is shown rather than refused.
+"""The tools' one row model, Run, and Google Benchmark JSON read into it (BenchFile); a program's
+result row becomes a Run too (runs.rows_of). Any name experiment/variant/space[/size...][/suffix...]
+is understood, and shorter names still load (with empty fields): a foreign file is shown, not refused.
 """
 import json
 import math
