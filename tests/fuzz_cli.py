@@ -52,7 +52,7 @@ def options_of(program):
         takes_value = kind.startswith("TEXT") or kind.startswith("[") or kind.startswith("UINT")
         members = re.search(r"\{([^}]*)\}", kind + " " + rest)
         names = members.group(1).split(",") if members and takes_value else None
-        found.append((name, takes_value, names, name == "--json"))
+        found.append((name, takes_value, names, name in ("--json", "--probes")))
     return found
 
 
