@@ -162,7 +162,7 @@ std::vector<Count> histogram_on(Way way, const std::vector<float>& samples, cons
   auto split = nbk::histogram::split_samples(Space(), n, code);
   if (league > 0 && n > 0) {  // `league` teams of whole packs, the last ones past the data
     split.league = league;
-    split.slice = ((n + league - 1) / league + 3) / 4 * 4;
+    split.slice = nbk::histogram::slice_of(n, league);
   }
   nbk::histogram::Histogram<Memory> counts("counts", bins.count);
   Kokkos::deep_copy(counts, Count(12345));  // every kernel must start from zero itself

@@ -1,7 +1,9 @@
 #pragma once
 // Steady-state timing: one first call (first touch, thread start-up, module load or JIT),
-// then `repetitions` fenced calls, summarised by their best and their median. `after` runs
-// after every call, outside the clock: that is where results are recorded and checked.
+// then up to `repetitions` fenced calls, summarised by their best and their median. `after` runs
+// after every call, outside the clock: that is where results are recorded and checked. With a
+// Budget, calls stop once the calls so far (the first included) have taken budget.seconds and
+// at least budget.at_least were timed (timeit's autorange); `repetitions` says how many were.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -21,25 +23,34 @@ struct RepeatedTiming {
 // slowest rank's, started after a barrier.
 enum class Clock { this_process, slowest_rank };
 
+struct Budget {
+  double seconds = 0;  // 0: no budget, every repetition is timed
+  int at_least = 0;    // calls timed before the budget may stop them
+};
+
 struct NoAfter {
   void operator()() const {}
 };
 
 template <class F, class After = NoAfter>
 RepeatedTiming time_repeated(const std::string& label, int repetitions, F&& f, After&& after = {},
-                             Clock clock = Clock::this_process) {
+                             Clock clock = Clock::this_process, Budget budget = {}) {
   auto time = [&](const std::string& what) {
     return clock == Clock::slowest_rank ? time_slowest_rank(what, f) : time_fenced(what, f);
   };
   RepeatedTiming timing;
-  timing.repetitions = repetitions;
   timing.first = time(label + " (first call)");
   after();
+  double spent = timing.first;
   std::vector<double> seconds;
+  const int at_least = std::min(repetitions, budget.at_least);
   for (int rep = 0; rep < repetitions; ++rep) {
+    if (budget.seconds > 0 && rep >= at_least && spent >= budget.seconds) break;
     seconds.push_back(time(label));
+    spent += seconds.back();
     after();
   }
+  timing.repetitions = static_cast<int>(seconds.size());
   if (seconds.empty()) return timing;
   std::sort(seconds.begin(), seconds.end());
   timing.best = seconds.front();

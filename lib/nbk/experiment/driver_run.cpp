@@ -17,41 +17,6 @@ std::string shortfall(const Variant& variant, const Size& size) {
   return why;
 }
 
-namespace {
-
-// nbk::time_repeated (nbk/core/repeat.hpp) with a budget: after the first call, calls are timed
-// until `repetitions` are done or, with budget_s > 0, until the calls so far (the first
-// included) have taken budget_s and at least min_budget_repetitions were timed. Under several
-// ranks every rank reads the slowest rank's times, so all stop together.
-template <class F, class After>
-RepeatedTiming time_within_budget(const std::string& label, int repetitions, double budget_s, F&& f, After&& after,
-                                  Clock clock) {
-  auto time = [&](const std::string& what) {
-    return clock == Clock::slowest_rank ? time_slowest_rank(what, f) : time_fenced(what, f);
-  };
-  RepeatedTiming timing;
-  timing.first = time(label + " (first call)");
-  after();
-  double spent = timing.first;
-  std::vector<double> seconds;
-  const int at_least = std::min(repetitions, min_budget_repetitions);
-  for (int rep = 0; rep < repetitions; ++rep) {
-    if (budget_s > 0 && rep >= at_least && spent >= budget_s) break;
-    seconds.push_back(time(label));
-    spent += seconds.back();
-    after();
-  }
-  timing.repetitions = static_cast<int>(seconds.size());
-  if (seconds.empty()) return timing;
-  std::sort(seconds.begin(), seconds.end());
-  timing.best = seconds.front();
-  const std::size_t mid = seconds.size() / 2;
-  timing.median = seconds.size() % 2 ? seconds[mid] : 0.5 * (seconds[mid - 1] + seconds[mid]);
-  return timing;
-}
-
-}  // namespace
-
 Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
                    int repetitions, double budget_s) {
   Result result;
@@ -70,16 +35,17 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
   auto record = [&] { instance->record(); };
   result.planned_repetitions = repetitions;
   result.budget_s = budget_s;
-  result.steady = time_within_budget(label, repetitions, budget_s, [&] { instance->run(); }, record, clock);
+  const Budget budget{budget_s, min_budget_repetitions};
+  result.steady = time_repeated(label, repetitions, [&] { instance->run(); }, record, clock, budget);
   if (variant.timed_with_transfers)
-    result.with_transfers = time_within_budget(
-        label + " with transfers", repetitions, budget_s,
+    result.with_transfers = time_repeated(
+        label + " with transfers", repetitions,
         [&] {
           instance->upload();
           instance->run();
           instance->download();
         },
-        record, clock);
+        record, clock, budget);
   result.verdict = instance->verdict();
   return result;
 }

@@ -132,14 +132,19 @@ inline constexpr int gpu_team_size = 256;
 // team per 2^16 samples (this code before) gave 10^7 samples 153 teams: one or two on each of an
 // H100's 132 SMs, where 8 fit, so 8 to 16 of the 64 warps an SM holds were there to keep loads
 // in flight. Slices are whole 16-byte packs of floats.
+// The slice of each of `league` teams over n samples: a whole number of 16-byte packs of floats.
+inline Index slice_of(Index n, Index league) {
+  constexpr Index width = pack_width<float>;
+  return league == 0 ? 0 : ((n + league - 1) / league + width - 1) / width * width;
+}
+
 inline Split gpu_split(Index n, int team_size, Index at_once) {
   Split s;
   s.team_size = team_size;
   const Index league =
       n == 0 ? 0 : std::clamp<Index>(n / (Index{team_size} * min_samples_per_gpu_thread), 1, std::max<Index>(1, at_once));
   s.league = static_cast<int>(league);
-  constexpr Index width = pack_width<float>;
-  s.slice = league == 0 ? 0 : ((n + league - 1) / league + width - 1) / width * width;
+  s.slice = slice_of(n, league);
   return s;
 }
 
@@ -148,8 +153,7 @@ inline Split host_split(Index n, int team_size) {
   Split s;
   s.team_size = team_size;
   s.league = static_cast<int>((n + samples_per_host_team - 1) / samples_per_host_team);
-  constexpr Index width = pack_width<float>;
-  s.slice = s.league == 0 ? 0 : ((n + s.league - 1) / s.league + width - 1) / width * width;
+  s.slice = slice_of(n, s.league);
   return s;
 }
 
