@@ -625,14 +625,16 @@ def memcpy_probe(np, elements, repetitions=10):
 
 # ---------------------------------------------------------------------------------- timing
 
-def time_case(case, repetitions):
-    """A first call, then `repetitions` calls: (first, best, median), seconds; each result
-    recorded outside the clock, the garbage collector off."""
+def time_case(case, repetitions, budget):
+    """A first call, then up to `repetitions` calls, stopping once the calls (the first included)
+    have taken `budget` seconds and two were timed, as the programs' --budget does: (first,
+    [timed seconds]); each result recorded outside the clock, the garbage collector off."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         seconds = []
-        for _ in range(repetitions + 1):
+        while len(seconds) <= repetitions and not (budget and len(seconds) > min(2, repetitions)
+                                                   and sum(seconds) >= budget):
             t0 = time.perf_counter()
             result = case.call()
             seconds.append(time.perf_counter() - t0)
@@ -641,15 +643,17 @@ def time_case(case, repetitions):
     finally:
         if enabled:
             gc.enable()
-    return seconds[0], min(seconds[1:]), statistics.median(seconds[1:])
+    return seconds[0], seconds[1:]
 
 
-def result_row(workload, case, size, elements, repetitions, timing, verdict, probe, note):
-    first, best, median = timing
+def result_row(workload, case, size, elements, repetitions, budget, timing, verdict, probe, note):
+    first, timed = timing
+    best, median = min(timed), statistics.median(timed)
     v = case.variant
     row = {"variant": v.name, "space": SPACE, "size": size_text(size), "elements": elements,
            "expression": v.expression, "moves": case.moves, "document": case.extra.get("document", v.document),
-           "first_call_includes": "", "repetitions": repetitions,
+           "first_call_includes": "", "repetitions": len(timed), "repetitions_planned": repetitions,
+           "calls": len(timed) + 1, "stopped_early": len(timed) < repetitions, "budget_s": budget,
            "status": ("verified" if verdict.ok else "failed") if verdict.checked else "unchecked",
            "check": verdict.summary, "first_s": first, "best_s": best, "median_s": median,
            "bytes_per_call": case.bytes_per_call,
@@ -673,9 +677,9 @@ def write_json(path, doc):
     os.replace(tmp, path)
 
 
-def run_workload(np, workload, sizes, repetitions, seed, context, probe, out_dir, say):
+def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe, out_dir, say):
     doc = {"experiment": workload.name, "title": f"NumPy reference: {workload.title}", "document": workload.document,
-           "tool": PROG, "context": context, "repetitions": repetitions, "probes": {SPACE: probe} if probe else {},
+           "tool": PROG, "context": context, "repetitions": repetitions, "budget_s": budget, "probes": {SPACE: probe} if probe else {},
            "problems": [], "results": []}
     if workload.seeded:
         doc["seed"] = seed
@@ -701,13 +705,15 @@ def run_workload(np, workload, sizes, repetitions, seed, context, probe, out_dir
             facts["note"] = problem.note
         doc["problems"].append(facts)
         for case in problem.cases:
-            timing = time_case(case, repetitions)
+            timing = time_case(case, repetitions, budget)
             verdict = case.verdict()
-            row = result_row(workload, case, actual, elements, repetitions, timing, verdict, probe, problem.note)
+            row = result_row(workload, case, actual, elements, repetitions, budget, timing, verdict, probe,
+                             problem.note)
             doc["results"].append(row)
             ok = ok and (verdict.ok or not verdict.checked)
             say(f"  {workload.name:<10} {case.variant.name:<14} {size_text(actual):>17}  "
-                + "".join(f"{k} {format_time(t):>9}  " for k, t in zip(("first", "best", "median"), timing))
+                + "".join(f"{k} {format_time(row[k + '_s']):>9}  " for k in ("first", "best", "median"))
+                + f"{row['repetitions']} of {repetitions}  "
                 + (f"{row['gb_per_s']:8.2f} GB/s  " if case.bytes_per_call else " " * 15) + verdict.summary)
         del problem
         gc.collect()
@@ -746,11 +752,12 @@ def _checked(convert, ok, rule):
     return check
 
 
-# A positive decimal integer, or 2^K; a non-negative integer; a positive finite number.
+# A positive decimal integer, or 2^K; a non-negative integer; a positive finite number; seconds.
 _COUNT = _checked(lambda t: 1 << int(t[2:]) if re.fullmatch(r"2\^\d{1,2}", t) else int(t) if t.isdigit() else 0,
                   lambda v: v > 0, "not a positive integer")
 _SEED = _checked(lambda t: int(t) if t.isdigit() else None, lambda v: True, "not a non-negative integer")
 _SCALE = _checked(float, lambda v: math.isfinite(v) and v > 0, "must be a positive finite number")
+_BUDGET = _checked(float, lambda v: math.isfinite(v) and v >= 0, "must be a non-negative number of seconds")
 
 
 def parse_args(argv):
@@ -765,6 +772,9 @@ def parse_args(argv):
                    help="multiply the first extent of every default size by F (> 0)")
     p.add_argument("--repetitions", metavar="N", type=_COUNT,
                    help="timed calls after the first (default: the program's, 5 for most, 3 for pi, 1 for add_one)")
+    p.add_argument("--budget", metavar="S", type=_BUDGET, default=1.0,
+                   help="stop repeating a case once its calls, the first included, took S seconds and two "
+                        "were timed (default 1, as the programs; 0: every repetition)")
     p.add_argument("--threads", metavar="N", type=_COUNT, default=1, help="BLAS/OpenMP threads for NumPy (default 1)")
     p.add_argument("--seed", metavar="N", type=_SEED, default=1, help="seed of the input data (default 1)")
     p.add_argument("--probe-size", metavar="N", type=_COUNT, default=DEFAULT_PROBE,
@@ -863,7 +873,7 @@ def run(argv):
     probe = memcpy_probe(np, args.probe_size)
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_size} doubles per array)", flush=True)
     failed = [name for name, sizes in plan.items() if not run_workload(
-        np, WORKLOADS[name], sizes, args.repetitions or WORKLOADS[name].repetitions, args.seed, context,
+        np, WORKLOADS[name], sizes, args.repetitions or WORKLOADS[name].repetitions, args.budget, args.seed, context,
         probe, args.out, lambda line: print(line, flush=True))]
     print(f"{PROG}: wrote {len(args.names)} file(s) to {args.out}", file=sys.stderr)
     if failed:
