@@ -1,7 +1,5 @@
 """Command lines of tools/nbk-compare and tools/nbk-report."""
 import argparse
-import csv
-import io
 import json
 import os
 import sys
@@ -53,9 +51,8 @@ def parser():
                         default=cmpmod.DEFAULT_ALPHA, metavar="A",
                         help="significance level of the U test (default %(default)s)")
     common.add_argument("--json", action="store_true", help="print JSON instead of the table")
-    common.add_argument("--csv", action="store_true", help="print CSV (one line per benchmark) instead of the table")
     common.add_argument("-o", "--output", metavar="FILE",
-                        help="write the JSON (--json), CSV (--csv) or table to FILE; the table still goes to stdout")
+                        help="write the JSON (--json) or table to FILE; the table still goes to stdout")
     p = Parser(prog="nbk-compare")
     sub = p.add_subparsers(dest="mode", required=True)
     c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION,
@@ -67,9 +64,6 @@ def parser():
                         f"{cmpmod.DEFAULT_BASELINE}; the first column when absent and not given)")
     c.add_argument("--label", action="append", default=[], metavar="NAME",
                    help="label of the files, once per file in order (default: their names)")
-    c.add_argument("--reference", default=cmpmod.DEFAULT_REFERENCE, metavar="FAMILY",
-                   help="experiment/variant whose GB/s, same space and file, is the achievable "
-                        "bandwidth (default %(default)s)")
     r = sub.add_parser("regress", prog="nbk-compare regress", parents=[common], description=REGRESS_DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
@@ -79,25 +73,9 @@ def parser():
     return p
 
 
-def _check_output(args, inputs):
-    if args.json and args.csv:
-        raise cmpmod.UsageError("--json and --csv: choose one")
-    if args.output and any(os.path.abspath(args.output) == os.path.abspath(p) for p in inputs):
-        raise cmpmod.UsageError(f"{args.output}: is an input; will not overwrite it")
-
-
 def _emit(args, text, doc, out=sys.stdout):
-    """The table, or the JSON document (--json), or its results as CSV (--csv); into -o FILE too."""
-    rows, content = doc["results"], text
-    if args.json:
-        content = json.dumps(doc, indent=1) + "\n"
-    elif args.csv:
-        buf = io.StringIO()
-        if rows:
-            writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-            writer.writeheader()
-            writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
-        content = buf.getvalue()
+    """The table, or the JSON document (--json); into -o FILE too."""
+    content = json.dumps(doc, indent=1) + "\n" if args.json else text
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -116,13 +94,8 @@ def open_inputs(paths, labels=()):
 
 
 def run_compare(args, out=sys.stdout):
-    files = list(open_inputs(args.files, args.label))
-    families = {r.family for f in files for r in f.runs.values()}
-    if args.reference != cmpmod.DEFAULT_REFERENCE and args.reference not in families:
-        probes = ", ".join(sorted(f for f in families if f.startswith("probe/"))) or "none"
-        raise cmpmod.UsageError(f"--reference {args.reference}: no such benchmark in the inputs (probes: {probes})")
-    cmp = cmpmod.Comparison(files, baseline=args.baseline or cmpmod.DEFAULT_BASELINE, alpha=args.alpha,
-                            reference=args.reference, baseline_required=args.baseline is not None)
+    cmp = cmpmod.Comparison(list(open_inputs(args.files, args.label)), alpha=args.alpha,
+                            baseline=args.baseline or cmpmod.DEFAULT_BASELINE, baseline_required=bool(args.baseline))
     _emit(args, cmpmod.render_comparison_text(cmp), cmpmod.comparison_doc(cmp), out)
     return 0
 
@@ -137,7 +110,9 @@ def compare_main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv if argv[:1] in (["compare"], ["regress"]) else ["compare"] + argv)
     try:
-        _check_output(args, [args.before, args.after] if args.mode == "regress" else args.files)
+        inputs = [args.before, args.after] if args.mode == "regress" else args.files
+        if args.output and any(os.path.abspath(args.output) == os.path.abspath(p) for p in inputs):
+            raise cmpmod.UsageError(f"{args.output}: is an input; will not overwrite it")
         return (run_regress if args.mode == "regress" else run_compare)(args)
     except (InputError, cmpmod.UsageError) as e:
         print(f"nbk-compare{' regress' * (args.mode == 'regress')}: error: {e}", file=sys.stderr)

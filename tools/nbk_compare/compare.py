@@ -4,18 +4,9 @@ import dataclasses
 
 from . import stats
 from .fmt import MISSING, format_gbps, format_p, format_pct, format_ratio, format_size, format_time
-from .gbench import size_sort_key
+from .gbench import bandwidth_reference, size_sort_key
 
 DEFAULT_ALPHA = 0.05
-# The bandwidth reference, one rule for benchmarks and programs' rows alike (runs.reference_of): the
-# memcpy probe of the same space in the same file, else (files written before it existed) its Kokkos
-# copy probe; the one-thread 'host' variants are judged against serial's.
-REFERENCE_KINDS = ("memcpy", "copy")
-DEFAULT_REFERENCE = "probe/memcpy"
-
-
-def reference_space(space):
-    return "serial" if space == "host" else space
 DEFAULT_BASELINE = "serial"
 
 
@@ -52,13 +43,11 @@ class Cell:
     gbps = property(lambda self: None if self.run.error else self.run.gbps)
     spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
 
-    # the row's own program's probe (not for a call crossing the link), else the column's
+    # the row's own program's probe, else the column's; none for a call crossing the link (its bound is the link)
     reference = property(lambda self: (None if self.run.crosses_link else self.run.reference) or self.column.reference)
 
     @property
     def ref_fraction(self):
-        """GB/s against the reference (the row's own program's probe, else the column's); None for a
-        call that crosses the host-device link, whose bound is the link and not the device's memory."""
         ref = self.reference
         if self.run.crosses_link or ref is None or ref.error or self.gbps is None or not ref.gbps:
             return None
@@ -75,11 +64,9 @@ class Row:
 
 
 class Comparison:
-    def __init__(self, files, baseline=DEFAULT_BASELINE, alpha=DEFAULT_ALPHA, reference=DEFAULT_REFERENCE,
-                 baseline_required=False):
+    def __init__(self, files, baseline=DEFAULT_BASELINE, alpha=DEFAULT_ALPHA, baseline_required=False):
         self.files = files
         self.alpha = alpha
-        self.reference = reference
         self.notes = []
         # a column per (file, space), labelled by the space, or space@file for a space of several files
         count = collections.Counter(space for f in files for space in f.spaces)
@@ -95,7 +82,7 @@ class Comparison:
             self.notes.append(f"no '{baseline}' column; baseline is {base.label} (columns: {labels})")
         self.baseline = base
         for c in self.columns:
-            c.reference = _reference_run(c, reference, self.columns)
+            c.reference = bandwidth_reference(c.file.runs.values(), c.space)
         rows = {}
         for c in self.columns:
             for run in c.runs:
@@ -176,20 +163,6 @@ def _why_absent(bench_file, row):
     if not same:
         return f"no variant {row.variant} in {bench_file.label}"
     return f"{bench_file.label} has it at {', '.join(sorted({format_size(r.size) for r in same}, key=size_sort_key))}"
-
-
-def _reference_run(column, family, columns=()):
-    """The reference benchmark (e.g. probe/memcpy) of the same space in the same file: its
-    largest size. The default family falls back to probe/copy in files without it; the
-    'host' space (one host thread outside Kokkos) is judged against serial's reference."""
-    families = [f"probe/{k}" for k in REFERENCE_KINDS] if family == DEFAULT_REFERENCE else [family]
-    runs = column.runs + [r for c in columns if c.file is column.file and c.space != column.space
-                          and c.space == reference_space(column.space) for r in c.runs]
-    for fam in families:
-        found = [r for r in runs if r.family == fam and not r.error and r.gbps]
-        if found:
-            return max(found, key=lambda r: size_sort_key(r.size))
-    return None
 
 
 def _sorted_rows(rows):
@@ -292,7 +265,7 @@ def comparison_records(cmp):
 
 def comparison_doc(cmp):
     """nbk-compare's JSON document; its results are the CSV's lines."""
-    return {"baseline": cmp.baseline.label, "alpha": cmp.alpha, "reference": cmp.reference,
+    return {"baseline": cmp.baseline.label, "alpha": cmp.alpha,
             "files": [{"label": f.label, "path": f.path} for f in cmp.files],
             "columns": [{"label": c.label, "space": c.space, "file": c.file.path} for c in cmp.columns],
             "notes": cmp.notes, "results": comparison_records(cmp)}

@@ -184,6 +184,17 @@ class Run:
         return "link" if self.crosses_link else (self.reference.variant if self.reference else None)
 
 
+def bandwidth_reference(runs, space):
+    """The tools' one reference rule: of `runs`, the memcpy probe of `space` (else, in files older than
+    it, its Kokkos copy probe) at its largest size; 'host' (one thread outside Kokkos) is judged on serial's."""
+    space = "serial" if space == "host" else space
+    for kind in ("memcpy", "copy"):
+        found = [r for r in runs if r.family == f"probe/{kind}" and r.space == space and not r.error and r.gbps]
+        if found:
+            return max(found, key=lambda r: size_sort_key(r.size))
+    return None
+
+
 def _median(values):
     """One value as it is (no numpy for a program's row), else stats.median."""
     return values[0] if len(values) == 1 else stats.median(values)

@@ -1,6 +1,5 @@
-"""Runs read from their folders (docs/comparing.md): the programs' JSON, the NumPy reference's
-(numpy/, space "numpy"), bench.json and run.json, checked at load; each result row a gbench.Run
-(rows_of) with its bandwidth reference, the memcpy (else copy) probe of its space."""
+"""Runs read from their folders (docs/comparing.md): programs' JSON, NumPy's (numpy/), bench.json and
+run.json, checked at load; each result row a gbench.Run (rows_of) with its bandwidth reference."""
 import json
 import math
 import os
@@ -8,8 +7,7 @@ import re
 import sys
 
 from . import record
-from .compare import REFERENCE_KINDS, reference_space
-from .gbench import BenchFile, InputError, Run, is_reference, load_json
+from .gbench import BenchFile, InputError, Run, bandwidth_reference, is_reference, load_json
 
 
 class InvalidRecord(InputError):
@@ -20,17 +18,15 @@ class InvalidRecord(InputError):
 TRANSFERS = "+transfers"
 
 
-def reference_of(data, space):
-    """A program's bandwidth reference for `space` (compare.reference_space, REFERENCE_KINDS): the
-    Run probe/<kind>/<space> of one sample of GB/s, or None."""
-    space = reference_space(space)
-    probe = (data.get("probes") or {}).get(space) or {}
-    kind = next((k for k in REFERENCE_KINDS if (probe.get(f"{k}_gb_per_s") or 0) > 0), None)
-    if kind is None:
-        return None
-    ref = Run(f"probe/{kind}/{space}")
-    ref.gbps_samples = [float(probe[f"{kind}_gb_per_s"])]
-    return ref
+def _probes(data):
+    """A program's probes ("probes": {space: {"memcpy_gb_per_s": ...}}) as Runs of one GB/s sample."""
+    out = []
+    for space, probe in (data.get("probes") or {}).items():
+        for kind in ("memcpy", "copy"):
+            if (probe.get(f"{kind}_gb_per_s") or 0) > 0:
+                out.append(Run(f"probe/{kind}/{space}"))
+                out[-1].gbps_samples = [float(probe[f"{kind}_gb_per_s"])]
+    return out
 
 
 def _positive(v):
@@ -40,7 +36,7 @@ def _positive(v):
 def rows_of(run, data):
     """The Runs of one program's JSON: each verified or failed row (its best call as one sample) and
     its with-transfers timing (variant+transfers); skipped rows are left out."""
-    experiment, probes, out = data.get("experiment"), {}, []
+    experiment, probes, out = data.get("experiment"), _probes(data), []
     for row in data.get("results") or []:
         if not isinstance(row, dict) or row.get("status") == "skipped" or "variant" not in row:
             continue
@@ -59,7 +55,7 @@ def rows_of(run, data):
                 f"not verified: {row.get('check') or row.get('status') or 'no status'}"
             # the space whose probes judge the row (a vendor call on every core: openmp's)
             judged = row.get("judged_on") or space
-            r.reference = probes.setdefault(judged, reference_of(data, judged))
+            r.reference = bandwidth_reference(probes, judged)
             out.append(r)
     return out
 

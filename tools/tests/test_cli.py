@@ -43,7 +43,7 @@ class Options(unittest.TestCase):
         self.refused("nbk-compare", fixture("spaces.json"), "--alpha", "7", words="--alpha")
         self.refused("nbk-compare", "regress", fixture("before.json"), fixture("after.json"), "--alpha", "0",
                      words="--alpha")
-        self.refused("nbk-compare", fixture("spaces.json"), "--reference", "nonsense", words="--reference nonsense")
+        self.refused("nbk-compare", fixture("spaces.json"), "--csv", words="unrecognized")  # dropped: --json
         self.refused("nbk-compare", fixture("spaces.json"), "--baseline", "nonsense", words="nonsense")
         self.refused("nbk-compare", "regress", fixture("before.json"), fixture("after.json"), "--threshold", "-1",
                      words="--threshold")

@@ -1,7 +1,5 @@
 """Pairing across spaces and files, missing partners, repetitions and aggregates, outputs: the
 numbers through nbk-compare --json, the text through its table."""
-import csv
-import io
 import json
 import os
 import tempfile
@@ -89,12 +87,6 @@ class Pairing(unittest.TestCase):
         self.assertIsNone(self.rec["add_one", "managed", "1024", "cuda"]["fraction_of_reference"])
         self.assertIsNotNone(self.rec["add_one", "resident", "1024", "cuda"]["fraction_of_reference"])
 
-    def test_reference_family_is_configurable(self):
-        _, rec = compare_json(fixture("spaces.json"), "--reference", "add_one/managed")
-        self.assertEqual(rec["add_one", "resident", "1024", "cuda"]["reference"],
-                         "add_one/managed/cuda/4096/manual_time")  # its largest size
-        self.assertIsNone(rec["add_one", "resident", "1024", "serial"]["reference"])
-
 
 class Repetitions(unittest.TestCase):
     def test_median_and_iqr_from_the_repetitions(self):
@@ -163,15 +155,6 @@ class MachineOutputs(unittest.TestCase):
         self.assertEqual(err_rec["error"], "result does not verify")
         self.assertIsNone(err_rec["time_s"])
 
-    def test_csv(self):
-        rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--csv")
-        self.assertEqual(rc, 0, err)
-        rows = list(csv.DictReader(io.StringIO(out)))
-        self.assertEqual(len(rows), 15)  # one per benchmark of the file
-        r = next(r for r in rows if r["name"] == "add_one/resident/cuda/4096/manual_time")
-        self.assertEqual((r["experiment"], r["variant"], r["size"], r["column"]), ("add_one", "resident", "4096", "cuda"))
-        self.assertAlmostEqual(float(r["speedup"]), 40.0 / 0.9)
-
     def test_json_to_a_file_keeps_the_table_on_stdout(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "out.json")
@@ -182,14 +165,9 @@ class MachineOutputs(unittest.TestCase):
                 self.assertEqual(json.load(f)["baseline"], "serial")
 
     def test_output_never_overwrites_an_input(self):
-        rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--csv", "-o", fixture("spaces.json"))
+        rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--json", "-o", fixture("spaces.json"))
         self.assertEqual(rc, 2)
         self.assertIn("will not overwrite", err)
-
-    def test_json_and_csv_together_exit_2(self):
-        rc, _, err = run_tool("nbk-compare", fixture("spaces.json"), "--csv", "--json")
-        self.assertEqual(rc, 2)
-        self.assertEqual(len(err.strip().splitlines()), 1)
 
     def test_help(self):
         rc, out, _ = run_tool("nbk-compare", "--help")
