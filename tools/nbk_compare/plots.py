@@ -1,12 +1,11 @@
 """nbk-report's PNG plots with matplotlib's Agg backend: speedup.png (the answer at a glance), then
-small multiples paged so that no figure is taller than MAX_HEIGHT_PX: times.png, bandwidth.png,
-sweeps.png."""
+small multiples paged so that no figure is taller than MAX_HEIGHT_PX: times.png, sweeps.png."""
 import math
 import os
 import struct
 import sys
 
-from .fmt import format_gbps, format_pct, format_ratio, format_size, format_time
+from .fmt import format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES
 from .summary import _points, cpu_runs, crossover, reference_runs, reference_spaces
 
@@ -189,39 +188,6 @@ def plot_run_times(runs, lines, path):
     return _small_multiples(lines, draw, path, "Best time per call against elements (log-log), per workload and run")
 
 
-def plot_run_bandwidth(runs, lines, path):
-    """Per workload: the best row's GB/s of every space of every run, with that run's
-    reference for the space as a black tick and the share of it as text."""
-    def draw(ax, line):
-        bars = []
-        for r in runs:
-            for space in dict.fromkeys(e.space for e in r.entries if e.experiment == line.experiment):
-                best = [e for e in r.entries if e.experiment == line.experiment and e.space == space and e.usable
-                        and e.gbps and e.size == line.size and not e.crosses_link]
-                if best:
-                    bars.append(min(best, key=lambda e: e.time))
-        if not bars:
-            ax.set_title(f"{line.experiment}: no GB/s", fontsize=9, loc="left")
-            ax.set_axis_off()
-            return
-        _barh(ax, [e.gbps for e in bars], [f"{e.space}@{e.run.label}" for e in bars],
-              [f"C{runs.index(e.run) % 10}" for e in bars],
-              [format_gbps(e.gbps) + (f" ({format_pct(e.fraction)} {e.fraction_of})" if e.fraction else "")
-               for e in bars], f"{line.experiment} {format_size(line.size)}: GB/s")
-        for y, e in enumerate(bars):
-            if e.reference:
-                ax.plot([e.reference.gbps] * 2, [y - 0.4, y + 0.4], color="black", linewidth=1.5)
-        values = [e.gbps for e in bars] + [e.reference.gbps for e in bars if e.reference]
-        if max(values) > 30 * min(values):  # a GPU beside CPUs: a log axis keeps the CPU bars visible
-            ax.set_xscale("log")
-            ax.set_xlim(min(values) / 2, max(values) * 8)
-        else:
-            ax.set_xlim(0, max(values) * 1.45)
-
-    return _small_multiples(lines, draw, path, "GB/s of each space's best row; black tick = that run's memcpy "
-                                               "(else copy) probe of the space")
-
-
 def plot_run_sweeps(found, path):
     """Per size sweep: host times of every run, device times resident and with transfers,
     and the crossovers (each run's own and CPU run against GPU run) as vertical lines."""
@@ -257,8 +223,7 @@ def plot_speedups(lines, path):
     Figure, Canvas, ticker = _matplotlib()
     series = [("best GPU, data resident", lambda line: line.speedup(line.resident)),
               ("best GPU, with transfers", lambda line: line.speedup(line.transfers)),
-              ("NumPy", lambda line: line.cpu.time / line.references["numpy"].time
-               if line.cpu and line.references.get("numpy") else None)]
+              ("NumPy", lambda line: 1 / s if (s := line.cpu_speedup("numpy")) else None)]  # one machine only
     lines = [line for line in lines if any(fn(line) for _, fn in series)]
     values = [(name, [fn(line) for line in lines]) for name, fn in series]
     values = [(name, v) for name, v in values if any(v)]
@@ -299,8 +264,6 @@ def write_run_plots(runs, lines, found, out_dir):
     timed = [line for line in lines if any(e.elements for r in runs for e in r.entries if e.experiment == line.experiment)]
     for paths, title in ((plot_run_times(runs, timed, os.path.join(out_dir, "times.png")) if timed else [],
                           "Time against size, per workload and run"),
-                         (plot_run_bandwidth(runs, lines, os.path.join(out_dir, "bandwidth.png")) if lines else [],
-                          "Bandwidth against each run's reference, per workload"),
                          (plot_run_sweeps(found, os.path.join(out_dir, "sweeps.png")) if found else [],
                           "Size sweeps and crossovers")):
         written += [(p, title if len(paths) == 1 else f"{title} ({i + 1} of {len(paths)})") for i, p in enumerate(paths)]

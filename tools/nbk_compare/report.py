@@ -20,12 +20,6 @@ from .runs import RunRecord, experiment_order, open_runs
 from .summary import NOT_COMPARABLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-PUBLISHED = os.path.join(HERE, "published.json")
-
-
-# ---------------------------------------------------------------------------------- document
-
 TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
                                keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
 # A Markdown table cell: pipes escaped, lines as <br>, never empty.
@@ -114,64 +108,6 @@ class _SafeUrls(markdown.treeprocessors.Treeprocessor):
                 if url is not None and re.match(r"\s*[A-Za-z][A-Za-z0-9+.-]*:", url) and \
                         not re.match(r"\s*https?://", url, re.I):
                     del el.attrib[attr]
-
-
-# ---------------------------------------------------------------------------------- published
-
-def _lookup(programs, spec):
-    """A value from the programs' JSON per a published.json 'ours' entry, or None."""
-    if not isinstance(spec, dict):
-        return None
-    if "minus" in spec:
-        a, b = (_lookup(programs, s) for s in spec["minus"])
-        return a - b if isinstance(a, (int, float)) and isinstance(b, (int, float)) else None
-    node = programs.get(spec.get("file"), (None, None))[1]
-    if node is not None and "where" in spec:
-        node = next((r for r in node.get(spec.get("list", "results"), []) if isinstance(r, dict)
-                     and all(r.get(k) == v for k, v in spec["where"].items())), None)
-    for part in str(spec.get("field", "")).split("."):
-        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            node = node.get(part) if isinstance(node, dict) else None
-    if "scale" in spec and isinstance(node, (int, float)) and not isinstance(node, bool):
-        node = node * spec["scale"]
-    return node
-
-
-def published_section(doc, runs, published_path=PUBLISHED):
-    try:
-        with open(published_path, encoding="utf-8") as f:
-            pub = json.load(f)
-    except (OSError, ValueError) as e:
-        return doc.md("published", runs, [], f"{published_path}: {e}")
-    at = [f"@{run.label}" if len(runs) > 1 else "" for run in runs]
-    seeds = []
-    for seed in pub.get("seeds", []):
-        figures = seed.get("figures", [])
-        headers = ["figure", f"seed {seed.get('seed')}"] + [h for a in at for h in (f"ours{a}", f"published / ours{a}")]
-        ours = [[_lookup(run.programs, fig.get("ours")) for run in runs] for fig in figures]
-        rows = [[fig.get("what", "") + (f" ({fig['note']})" if fig.get("note") else ""),
-                 _figure_text(fig, fig.get("published"))]
-                + [t for v in values for t in (_figure_text(fig, v), _ratio_text(fig, v))]
-                for fig, values in zip(figures, ours)]
-        seeds.append((seed, headers, rows, any(v is not None for values in ours for v in values)))
-    doc.md("published", runs, seeds, None)
-
-
-def _figure_text(fig, value):
-    if value is None or fig.get("unit") == "s" and not isinstance(value, (int, float)):
-        return "-"
-    if fig.get("unit") == "s":
-        return format_time(value)
-    return ("yes" if value else "no") if isinstance(value, bool) else f"{value:.10g}" \
-        if isinstance(value, float) else str(value)
-
-
-def _ratio_text(fig, ours):
-    published = fig.get("published")
-    ok = isinstance(ours, (int, float)) and ours > 0 and isinstance(published, (int, float))
-    return "" if fig.get("unit") != "s" else format_ratio(published / ours) if ok else "-"
 
 
 # ---------------------------------------------------------------------------------- machine
@@ -382,7 +318,7 @@ def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
 
 # ---------------------------------------------------------------------------------- main
 
-def build(runs, out_dir, plots_wanted=True, bench=()):
+def build(runs, out_dir, plots_wanted=True):
     """Writes index.md, index.html and the PNGs into out_dir; returns (written paths, summary text)."""
     title = "Report: " + " vs ".join(r.label for r in runs)
     os.makedirs(out_dir, exist_ok=True)
@@ -401,9 +337,8 @@ def build(runs, out_dir, plots_wanted=True, bench=()):
     doc.h(2, "Plots")
     _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, found, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
-    published_section(doc, runs)
     # Google Benchmark output is compared by nbk-compare, not here: the page names the files
-    doc.md("bench", runs, [b.path for r in runs for b in r.bench] + [p for p in bench if os.path.isfile(p)])
+    doc.md("bench", runs, [b.path for r in runs for b in r.bench])
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
     for path, text in zip(written, (doc.markdown(), doc.html(title))):
         with open(path, "w", encoding="utf-8") as f:
@@ -418,7 +353,6 @@ of each run's bandwidth reference (docs/comparing.md).
 
   nbk-report RUN [RUN...] [--label NAME...] [--out DIR]   run folders (build/<preset>/runs/...,
                                                           results/...); --out needed for several
-  nbk-report --preset-dir build/openmp                    its newest run, into build/openmp/report/
   nbk-report --results DIR_OR_FILES... --out DIR          explicit files taken as one run
 
 Without --out: RUN/report, or build/reports/<name> for a RUN in the repository outside build/.
@@ -426,20 +360,10 @@ Bad input: one line naming it, exit 2. Plots need matplotlib (else skipped).
 """
 
 
-def _newest_run(preset_dir):
-    """The newest folder of preset_dir/runs (by run.json's start, then name), else preset_dir."""
-    root = os.path.join(preset_dir, "runs")
-    folders = [f for f in (os.path.join(root, n) for n in os.listdir(root)) if os.path.isdir(f)] \
-        if os.path.isdir(root) else []
-    return max(folders, key=lambda f: (str((record.read_context(f) or {}).get("started_utc", "")), f),
-               default=preset_dir)
-
-
 def _parser():
     p = record.Parser(prog="nbk-report", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or program/benchmark JSON files)")
     p.add_argument("--label", action="append", default=[], metavar="NAME", help="name of each RUN, in order")
-    p.add_argument("--preset-dir", metavar="DIR", help="build/<preset>: its newest run, writes report/")
     p.add_argument("--results", nargs="+", default=[], metavar="PATH",
                    help="program result JSON files, or directories of them (one run)")
     p.add_argument("--out", metavar="DIR", help="output directory")
@@ -458,39 +382,22 @@ def default_out(folder):
     return os.path.join(folder, "report")
 
 
-def _runs_and_out(p, args):
-    """The RunRecords to report, the output folder and other bench.json files, per the three
-    ways of naming them."""
-    if sum(map(bool, (args.runs, args.preset_dir, args.results))) != 1:
-        p.error("give RUN folders, or --preset-dir, or --results (one of the three)")
-    if args.runs:
-        if len(args.runs) > 1 and not args.out:
-            p.error("--out is needed with several runs")
-        out = args.out or default_out(args.runs[0] if os.path.isdir(args.runs[0]) else
-                                      os.path.dirname(os.path.abspath(args.runs[0])))
-        return open_runs(args.runs, args.label), out, ()
-    if args.preset_dir:
-        if not os.path.isdir(args.preset_dir):
-            raise InputError(f"{args.preset_dir}: no such directory")
-        newest = _newest_run(args.preset_dir)
-        run = RunRecord(newest, allow_empty=True)
-        run.label = args.label[0] if args.label else run.label_candidates()[0]
-        bench = [os.path.join(args.preset_dir, "bench.json")] if newest != args.preset_dir else []
-        return [run], args.out or default_out(args.preset_dir), bench
-    if not args.out:
-        p.error("--out is needed with --results")
-    run = RunRecord(None, files=args.results, allow_empty=True)
-    run.label = args.label[0] if args.label else "results"
-    return [run], args.out, ()
-
-
 def main(argv):
     p = _parser()
     args = p.parse_args(argv)
-    out = args.out
+    if bool(args.runs) == bool(args.results):
+        p.error("give RUN folders or --results (one of the two)")
+    if not args.out and (args.results or len(args.runs) > 1):
+        p.error("--out is needed with several runs or --results")
+    out = args.out or default_out(args.runs[0] if os.path.isdir(args.runs[0]) else
+                                  os.path.dirname(os.path.abspath(args.runs[0])))
     try:
-        runs, out, bench = _runs_and_out(p, args)
-        written, text = build(runs, out, plots_wanted=not args.no_plots, bench=bench)
+        if args.runs:
+            runs = open_runs(args.runs, args.label)
+        else:
+            runs = [RunRecord(None, files=args.results, allow_empty=True)]
+            runs[0].label = args.label[0] if args.label else "results"
+        written, text = build(runs, out, plots_wanted=not args.no_plots)
     except InputError as e:
         print(f"nbk-report: error: {e}", file=sys.stderr)
         return 2

@@ -25,9 +25,15 @@ class Line:
         return None if self.cpu is None or gpu is None else self.cpu.time / gpu.time
 
     def cpu_speedup(self, space):
-        """The reference's time / the best CPU variant's (>1: the programs' CPU variant is faster)."""
+        """The reference's time / the best CPU variant's (>1: ours is faster); never across two machines."""
         ref = self.references.get(space)
-        return None if self.cpu is None or ref is None else ref.time / self.cpu.time
+        return None if self.cpu is None or ref is None or machine(ref.run) != machine(self.cpu.run) \
+            else ref.time / self.cpu.time
+
+
+def machine(run):
+    """The host a run was measured on (run.json's, else its files'): two runs of one host are one machine."""
+    return run.value("host", "host_name") or run.path
 
 
 def _best(entries):
@@ -61,11 +67,14 @@ def reference_runs(runs, space):
 
 
 def reference_label(runs, space):
-    """'NumPy (1 thread)': the name of a reference space and the threads its files record."""
-    threads = {c.get("threads") for r in reference_runs(runs, space) for c in r.reference_contexts()
+    """'NumPy (ws, 1 thread)': a reference space, the run it was measured in and its files' threads."""
+    found = reference_runs(runs, space)
+    threads = {c.get("threads") for r in found for c in r.reference_contexts()
                if space in (c.get("execution_spaces") or [])}
-    name, n = REFERENCE_SPACES.get(space, space), next(iter(threads)) if len(threads) == 1 else None
-    return f"{name} ({n} thread{'' if n == 1 else 's'})" if isinstance(n, int) else name
+    n = next(iter(threads)) if len(threads) == 1 else None
+    said = [found[0].label] if len(found) == 1 else []
+    said += [f"{n} thread{'' if n == 1 else 's'}"] if isinstance(n, int) else []
+    return REFERENCE_SPACES.get(space, space) + (f" ({', '.join(said)})" if said else "")
 
 
 def summarize(runs):
@@ -246,10 +255,14 @@ def legend(runs, lines):
            + f"; GPU: {', '.join(r.label for r in runs if r.has_device) or 'no run with a device'}.",
            "% ref: GB/s as a share of the same run's memcpy probe of that space (copy: its Kokkos copy probe, "
            "in records without memcpy); % link: of the host-device link the program measured."]
-    out += [f"{reference_label(runs, space)}: a reference beside the programs, never their best CPU: its row of the "
-            "best CPU variant's variant at that size (else its fastest there); CPU speed-up = its time / the best CPU "
-            f"variant's (>1: ours is faster). From {', '.join(r.label for r in reference_runs(runs, space))}."
-            for space in reference_spaces(runs)]
+    for space in reference_spaces(runs):
+        apart = [line.experiment for line in lines if line.cpu and line.references.get(space)
+                 and line.cpu_speedup(space) is None]
+        out.append(f"{reference_label(runs, space)}: a reference beside the programs, never their best CPU: its row "
+                   "of the best CPU variant's variant at that size (else its fastest there); CPU speed-up = its time / "
+                   "the best CPU variant's (>1: ours is faster), only where both ran on one machine. From "
+                   f"{', '.join(r.label for r in reference_runs(runs, space))}."
+                   + (f" Another machine than the best CPU row's, so no speed-up: {', '.join(apart)}." if apart else ""))
     over = [f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
             if line.transfers and (line.transfers.fraction or 0) > 1]
     if over:

@@ -51,7 +51,8 @@ class RunFolder(unittest.TestCase):
             text, md, _ = report(cpu, folder, gpu)
             self.assertIn("# Report: ws vs numpy vs gpu", md)
             self.assertIn("best GPU (gpu), data resident", text)  # not "best GPU" of numpy and gpu
-            self.assertIn("NumPy (1 thread)", text)
+            self.assertIn("NumPy (numpy, 1 thread)", text)  # measured on ws, as the CPU run: a speed-up
+            self.assertRegex(row(text, "add_one")[2], r"0\.67x$")
             self.assertIn("GPU: gpu.", text)
 
     def test_numpy_files_beside_gpu_runs_alone(self):
@@ -61,7 +62,9 @@ class RunFolder(unittest.TestCase):
             _, gpu = cpu_and_gpu_runs(tmp)
             text, _, _ = report(gpu, folder)
             self.assertRegex(row(text, "add_one")[1], r"^resident openmp@gpu +100\.0 ms")
-            self.assertRegex(row(text, "add_one")[2], r"^resident +200\.0 ms")  # NumPy's, from numpy
+            # NumPy's, from numpy, measured on ws: no speed-up over gpu's CPU rows (another machine)
+            self.assertRegex(row(text, "add_one")[2], r"^resident +200\.0 ms +-$")
+            self.assertIn("Another machine than the best CPU row's, so no speed-up: add_one, maximum.", text)
             self.assertIn("CPU: gpu, numpy (no run of the programs on a CPU alone: CPU rows of every run); GPU: gpu.",
                           text)
 
@@ -79,7 +82,7 @@ class NumpyColumn(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             text, _, _ = report(cpu_run_with_numpy(tmp))
             self.assertEqual([g.strip() for g in text.splitlines()[0].split("|")][1:3],
-                             ["best CPU (ws)", "NumPy (1 thread)"])
+                             ["best CPU (ws)", "NumPy (ws, 1 thread)"])
             # openmp's 300 ms is the best CPU; NumPy's 200 ms is faster, yet not the best CPU
             self.assertRegex(text, r"(?m)^add_one +2\^31 +\| resident openmp +300\.0 ms +179% \| resident +200\.0 ms "
                                    r"+0\.67x$")
@@ -113,7 +116,7 @@ class NumpyColumn(unittest.TestCase):
             for data in numpy:
                 data["context"] = dict(data["context"], threads=2)
             write_run(os.path.join(run, "numpy"), None, numpy)
-            self.assertIn("NumPy (2 threads)", report(run)[0])
+            self.assertIn("NumPy (ws, 2 threads)", report(run)[0])
 
 
 class Report(unittest.TestCase):
@@ -122,7 +125,7 @@ class Report(unittest.TestCase):
             run = cpu_run_with_numpy(tmp)
             rc, out, err = run_tool("nbk-report", run, "--no-plots")
             self.assertEqual(rc, 0, err)
-            self.assertIn("NumPy (1 thread)", out)
+            self.assertIn("NumPy (ws, 1 thread)", out)
             row = next(ln for ln in out.splitlines() if ln.startswith("add_one"))
             self.assertRegex(row, r"resident openmp +300\.0 ms +179% \| resident +200\.0 ms +0\.67x$")
             md = read(os.path.join(run, "report", "index.md"))

@@ -186,7 +186,7 @@ class MainJob(unittest.TestCase):
             self.assertEqual((numpy["ran"], numpy["exit_code"], numpy["numpy_version"], numpy["threads"]),
                              (True, 0, version, 1))
             self.assertIn("blas", numpy)
-            self.assertIn("NumPy (1 thread)", proc.stdout)
+            self.assertRegex(proc.stdout, r"NumPy \(\S+, 1 thread\)")  # the run's label: this host's name
             self.assertIn("NumPy reference (tools/nbk-numpy) | NumPy " + version,
                           read(os.path.join(run, "report", "index.md")))
 
