@@ -1,14 +1,7 @@
-"""tools/nbk-numpy: the documents' NumPy line as a reference run (DESCRIPTION below says what it
-does; `--help` prints it).
-
-Each row's variant is the name of the programs' variant that computes the same thing in the same
-types, so that the comparison pairs them by (experiment, variant, size); the row's "expression" is
-what was timed. The inputs follow the programs' distributions and sizes but are drawn with
-numpy.random.default_rng(seed) (PCG64): the numbers differ, the work does not. Every row is checked
-against an independent computation (a float64 or long double recomputation, an exact sum, a
-different algorithm) with the programs' tolerances. NumPy is imported only after the thread
-variables are set (--threads, default 1).
-"""
+"""tools/nbk-numpy: NumPy's expression of each workload as a reference run (DESCRIPTION). Each row
+bears the name of the programs' variant that computes the same thing in the same types; inputs
+follow the programs' distributions, drawn with numpy.random.default_rng(seed); every row is checked
+against an independent computation with the programs' tolerances."""
 import argparse
 import collections
 import dataclasses
@@ -29,25 +22,21 @@ import time
 from nbk_compare import record
 from nbk_compare.fmt import blas_text, format_time
 
-PROG = "nbk-numpy"
+PROG, SPACE = "nbk-numpy", "numpy"
 DEFAULT_OUT = os.path.join(record.REPO, "build", "numpy", "results")
 DEFAULT_PROBE = 1 << 25  # doubles per array, the programs' default on a CPU
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                     "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
-SPACE = "numpy"
 ONE_THREAD = "NumPy on one thread, host memory"
+ALLOCATES = ONE_THREAD + "; temporaries and {} allocated by every call"
+U32 = 2.0**-24
 
 
 class UsageError(Exception):
     """Bad input; str() is one line naming the value."""
 
 
-# ---------------------------------------------------------------------------------- workloads
-
 Variant = collections.namedtuple("Variant", "name expression document", defaults=("",))
-# One experiment: its rank (extents of a size), repetitions, and the variants the reference runs
-# (static, so that --list works without NumPy) and the programs' default sizes; `build(np, size, seed)`
-# makes a Problem for one size.
 Workload = collections.namedtuple("Workload", "name title document rank variants build repetitions seeded sizes")
 
 
@@ -61,9 +50,7 @@ class Verdict:
 
 @dataclasses.dataclass(eq=False)
 class Case:
-    """One timed expression. `call()` is what the clock sees; `record(result)` runs after every
-    call, outside it (keeping the result, and giving it to `keep`); `verdict()` after the last:
-    check(last result)."""
+    """One timed expression: the clock sees call(); record(result) runs after each call, outside it."""
     variant: Variant
     call: object
     check: object
@@ -87,26 +74,35 @@ class Case:
 class Problem:
     facts: dict  # the JSON "problems" entry, beside size and elements
     cases: list
-    note: str = None  # why the size differs from the one asked for, if it does
+    note: str = None  # why the size run differs from the one asked for
     size: tuple = None  # the size run, where it is not the one asked for
 
 
+def parse_size(text, rank, where):
+    """The programs' forms: N or 2^K (a square or cube of that edge for rank 2 or 3), AxB, AxBxC."""
+    t = text.strip().lower()
+    power = re.fullmatch(r"2\^(\d+)", t)
+    if power and int(power.group(1)) <= 62 or re.fullmatch(r"\d+", t):
+        extents = [1 << int(power.group(1)) if power else int(t)] * rank
+    elif re.fullmatch(r"\d+(x\d+)+", t):
+        extents = [int(e) for e in t.split("x")]
+        if len(extents) != rank:
+            raise UsageError(f"{where}: '{text}' has {len(extents)} extents, this experiment takes {rank}")
+    else:
+        raise UsageError(f"{where}: '{text}' is not a size (N, 2^K" + {2: ", AxB", 3: ", AxBxC"}.get(rank, "") + ")")
+    if any(e <= 0 for e in extents):
+        raise UsageError(f"{where}: '{text}': every extent must be positive")
+    if math.prod(extents) >= 1 << 62:
+        raise UsageError(f"{where}: '{text}' is too large")
+    return tuple(extents)
+
+
+def size_text(size):
+    return "x".join(str(e) for e in size)
+
+
 def _chunks(n, step=1 << 22):
-    for start in range(0, n, step):
-        yield start, min(n, start + step)
-
-
-def _close(np, reference, tolerance_in_u, u=2.0**-24, floor=0.0):
-    """The programs' check: |got - ref| <= tol u |ref| + floor everywhere (NaN fails)."""
-    def check(got):
-        ref = np.asarray(reference)
-        error = np.abs(np.asarray(got).astype(ref.dtype) - ref)
-        wrong = int(np.count_nonzero(~(error <= tolerance_in_u * u * np.abs(ref) + floor)))
-        nonzero = ref != 0
-        worst = float(np.max(error[nonzero] / np.abs(ref[nonzero]))) if np.any(nonzero) else 0.0
-        return mismatch_verdict(wrong, f"beyond {tolerance_in_u:g} u", max_relative_error=worst,
-                                tolerance_in_u=tolerance_in_u)
-    return check
+    return ((a, min(n, a + step)) for a in range(0, n, step))
 
 
 def mismatch_verdict(wrong, what="wrong", **details):
@@ -114,16 +110,29 @@ def mismatch_verdict(wrong, what="wrong", **details):
 
 
 def _equal(np, expected, what="wrong", part=lambda r: r):
-    """The check of an exact result: part(result) == expected everywhere."""
     return lambda r: mismatch_verdict(int(np.count_nonzero(part(r) != expected)), what)
 
 
-def _bounded(np, got, reference, bound, positive, units, what, worst_key, tolerance_in_u):
-    """|got - reference| <= bound everywhere; the worst error, units(error, where), where `positive`."""
-    error = np.abs(got.astype(np.float64) - reference)
-    wrong = int(np.count_nonzero(~(error <= bound)))
-    worst = float(np.max(units(error, positive))) if np.any(positive) else 0.0
-    return mismatch_verdict(wrong, f"beyond {what}", **{worst_key: worst, "tolerance_in_u": tolerance_in_u})
+def _close(np, reference, tolerance_in_u, u=U32, floor=0.0):
+    """The programs' check: |got - ref| <= tol u |ref| + floor everywhere (NaN fails)."""
+    def check(got):
+        ref = np.asarray(reference)
+        error = np.abs(np.asarray(got).astype(ref.dtype) - ref)
+        nonzero = ref != 0
+        worst = float(np.max(error[nonzero] / np.abs(ref[nonzero]))) if np.any(nonzero) else 0.0
+        return mismatch_verdict(int(np.count_nonzero(~(error <= tolerance_in_u * u * np.abs(ref) + floor))),
+                                f"beyond {tolerance_in_u:g} u", max_relative_error=worst, tolerance_in_u=tolerance_in_u)
+    return check
+
+
+def _bounded(np, reference, bound, positive, units, what, worst_key, tolerance_in_u):
+    """|got - reference| <= bound everywhere; the worst error as units(error, where) where `positive`."""
+    def check(got):
+        error = np.abs(got.astype(np.float64) - reference)
+        worst = float(np.max(units(error, positive))) if np.any(positive) else 0.0
+        return mismatch_verdict(int(np.count_nonzero(~(error <= bound))), f"beyond {what}",
+                                **{worst_key: worst, "tolerance_in_u": tolerance_in_u})
+    return check
 
 
 def _wide(np):
@@ -143,6 +152,29 @@ def _fits(n, element_bytes):
     return True
 
 
+_ALL = {}
+
+
+def workload(name, title, document, rank, variants, repetitions, seeded, sizes):
+    """Registers build(np, size, seed) -> Problem for one experiment: `variants` maps the programs' variant
+    names to the expression timed, or (expression, the document's figure); `sizes`: the programs' defaults
+    (their --help, which a test checks against the newest GPU record)."""
+    variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
+
+    def register(fn):
+        def build(np, size, seed):
+            problem = fn(np, size, seed)
+            for case in problem.cases:  # a builder names its cases' variants
+                case.variant = next(v for v in variants if v.name == case.variant)
+            return problem
+        _ALL[name] = Workload(name, title, document, rank, variants, build, repetitions, seeded,
+                              [parse_size(t, rank, name) for t in sizes.split()])
+        return fn
+    return register
+
+
+@workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
+          {"resident": "np.add(x, 1, out=x)  (x += 1)"}, 1, False, "2^31")
 def build_add_one(np, size, seed):
     asked = n = size[0]
     while n > 1 and not _fits(n, 4):
@@ -165,9 +197,8 @@ def build_add_one(np, size, seed):
 
 
 def _sum_scale(np, x):
-    """(exact sum as a Fraction, sum |x|, max |prefix sum|) of a float32 array. The exact sum
-    splits each value into a multiple of 2^-20 (added as integers) and the rest (below 2^-21,
-    added in float64: error ~1e-13 at 2^27 N(0,1) samples)."""
+    """(exact sum as a Fraction, sum |x|, max |prefix sum|) of float32 x: multiples of 2^-20 summed as
+    integers, the rest (below 2^-21) in float64."""
     whole, rest, sum_abs, max_prefix, prefix = 0, 0.0, 0.0, 0.0, 0.0
     for a, b in _chunks(x.size):
         d = x[a:b].astype(np.float64)
@@ -190,12 +221,15 @@ def sum_tolerance(n, sum_abs, max_prefix, u, lam=6.0):
     return min(worst, probable)
 
 
+@workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
+          {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"},
+          5, True, "134217571")
 def build_sum(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
     exact, sum_abs, max_prefix = _sum_scale(np, x)
     cases = []
-    for name, accumulator, u, call in (("builtin", "float", 2.0**-24, lambda: np.sum(x)),
+    for name, accumulator, u, call in (("builtin", "float", U32, lambda: np.sum(x)),
                                        ("accurate", "double", 2.0**-53, lambda: np.sum(x, dtype=np.float64))):
         tolerance, results = sum_tolerance(n, sum_abs, max_prefix, u), []
 
@@ -217,11 +251,13 @@ def build_sum(np, size, seed):
                    cases)
 
 
+@workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
+          {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"}, 5, True, "4000000")
 def build_product(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).random(n)
     values = x.tolist()
-    # The independent reference: libm's log through Python's math, summed exactly.
+    # the independent reference: libm's log through Python's math, summed exactly
     log_sum = math.fsum(map(math.log, values)) if all(v > 0 for v in values) else -math.inf
     underflows = log_sum < math.log(5e-324) - math.log(2.0) - 1.0
     host_product = math.prod(values)
@@ -249,27 +285,34 @@ def build_product(np, size, seed):
                     Case("log-sum", lambda: np.sum(np.log(x)), check_log_sum, 8 * n)])
 
 
-def _binary_f32(np, size, seed, variant, ufunc, expected):
+def _binary_f32(np, size, seed, ufunc, expected):
     """c = ufunc(a, b) over two float32 arrays of U[0,1), checked exactly against expected(a, b)."""
     rng = np.random.default_rng(seed)
     a, b = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
     c = np.full(size, np.nan, np.float32)
-    case = Case(variant, lambda: ufunc(a, b, out=c), _equal(np, expected(a, b)), 12 * a.size)
+    case = Case("mdrange-auto", lambda: ufunc(a, b, out=c), _equal(np, expected(a, b)), 12 * a.size)
     return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
 
 
+@workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
+          {"mdrange-auto": "np.maximum(a, b, out=c)"}, 5, True, "32x32x32 128x128x128 256x256x256")
 def build_maximum(np, size, seed):
-    problem = _binary_f32(np, size, seed, "mdrange-auto", np.maximum, lambda a, b: np.where(a >= b, a, b))
+    problem = _binary_f32(np, size, seed, np.maximum, lambda a, b: np.where(a >= b, a, b))
     if size == (32, 32, 32):
         problem.cases[0].extra["document"] = "np.maximum: 172 us at 32^3"
     return problem
 
 
+@workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
+          {"mdrange-auto": "np.add(a, b, out=c)"}, 5, True, "4096x4096")
 def build_mat_add(np, size, seed):
-    return _binary_f32(np, size, seed, "mdrange-auto", np.add,
+    return _binary_f32(np, size, seed, np.add,
                        lambda a, b: (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32))
 
 
+@workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
+          {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")},
+          5, False, "1000000")
 def build_sin_exp(np, size, seed):
     n = size[0]
     x64, y64 = np.linspace(0, 2 * math.pi, n), np.full(n, 10.0)
@@ -283,10 +326,12 @@ def build_sin_exp(np, size, seed):
             def check(_):
                 return Verdict(True, "unchecked (no long double wider than float64 here)", checked=False)
         cases.append(Case(name, lambda x=x, y=y: np.sin(x) * np.exp(y), check, 3 * n * np.dtype(t).itemsize,
-                          moves=ONE_THREAD + "; temporaries and z allocated by every call"))
+                          moves=ALLOCATES.format("z")))
     return Problem({"x": "linspace(0, 2 pi, n)", "y": 10.0}, cases)
 
 
+@workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
+          {"scaled": "np.hypot(x, y, out=h)"}, 5, True, "1000000")
 def build_hypot(np, size, seed):
     n = size[0]
     u4 = np.random.default_rng(seed).random((4, n))
@@ -304,38 +349,44 @@ def build_hypot(np, size, seed):
                    [Case("scaled", lambda: np.hypot(x, y, out=h), _close(np, reference, 8), 12 * n)])
 
 
+@workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
+          {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"}, 5, True, "1000000")
 def build_gaussian(np, size, seed):
     n = size[0]
     x = (3.0 * (2 * np.random.default_rng(seed).random(n) - 1)).astype(np.float32)
     mean, sigma, sqrt_2pi = np.float32(0), np.float32(1), np.float32(2.5066282746310002)
-    z = (x.astype(np.float64) - 0.0) / 1.0
-    reference = np.exp(-0.5 * z * z) / (1.0 * math.sqrt(2 * math.pi))
+    z = x.astype(np.float64)
+    reference = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
     case = Case("pdf", lambda: np.exp(np.float32(-0.5) * ((x - mean) / sigma) ** 2) / (sigma * sqrt_2pi),
-                _close(np, reference, 32), 8 * n, moves=ONE_THREAD + "; temporaries and p allocated by every call")
+                _close(np, reference, 32), 8 * n, moves=ALLOCATES.format("p"))
     return Problem({"element_type": "float32", "seed": seed, "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"},
                    [case])
 
 
+@workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
+          {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
+                       "np.sqrt(dx * dx + dy * dy)"}, 5, True, "1000000")
 def build_polar(np, size, seed):
     u4 = np.random.default_rng(seed).random((4, size[0]))
     rho1, rho2 = u4[0].astype(np.float32), u4[2].astype(np.float32)
     theta1, theta2 = ((math.pi * (2 * u4[k] - 1)).astype(np.float32) for k in (1, 3))
-    r1, t1, r2, t2 = (a.astype(np.float64) for a in (rho1, theta1, rho2, theta2))
-    dx, dy = r1 * np.cos(t1) - r2 * np.cos(t2), r1 * np.sin(t1) - r2 * np.sin(t2)
-    reference, scale, u = np.sqrt(dx * dx + dy * dy), r1 + r2, 2.0**-24
 
-    def distance():
-        dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2)
-        dy = rho1 * np.sin(theta1) - rho2 * np.sin(theta2)
+    def distance(rho1, theta1, rho2, theta2):
+        dx, dy = rho1 * np.cos(theta1) - rho2 * np.cos(theta2), rho1 * np.sin(theta1) - rho2 * np.sin(theta2)
         return np.sqrt(dx * dx + dy * dy)
 
-    check = (lambda d: _bounded(np, d, reference, 16 * u * scale, scale > 0, lambda e, k: e[k] / scale[k] / u,
-                                "16 u (rho1 + rho2)", "max_error_in_u_of_rho_sum", 16.0))
+    reference = distance(*(a.astype(np.float64) for a in (rho1, theta1, rho2, theta2)))
+    scale = rho1.astype(np.float64) + rho2.astype(np.float64)
+    check = _bounded(np, reference, 16 * U32 * scale, scale > 0, lambda e, k: e[k] / scale[k] / U32,
+                     "16 u (rho1 + rho2)", "max_error_in_u_of_rho_sum", 16.0)
     return Problem({"element_type": "float32", "seed": seed, "rho": "uniform(0, 1)", "theta": "uniform(-pi, pi)"},
-                   [Case("distance", distance, check, 20 * size[0],
-                         moves=ONE_THREAD + "; temporaries and d allocated by every call")])
+                   [Case("distance", lambda: distance(rho1, theta1, rho2, theta2), check, 20 * size[0],
+                         moves=ALLOCATES.format("d"))])
 
 
+@workload("add", "out = x + y in int64 and float32", "seed 003", 1,
+          {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
+           "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, 5, False, "4 16 100000 16777216")
 def build_add(np, size, seed):
     n = size[0]
     x64, x32 = np.arange(n, dtype=np.int64), np.arange(n).astype(np.float32)
@@ -349,6 +400,9 @@ def build_add(np, size, seed):
     return Problem({"x": "arange(n)", "y": "2 x"}, cases)
 
 
+@workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
+          {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"},
+          5, True, "1000x1000 16384x4096")
 def build_row_sum(np, size, seed):
     rows, columns = size
     rng = np.random.default_rng(seed)
@@ -365,6 +419,9 @@ def build_row_sum(np, size, seed):
                          floats.size * 4 + rows * 4)])
 
 
+@workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
+          {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
+           "float-acc": "np.sqrt((a * a).sum(axis=1))"}, 5, True, "10x2 1000000x3")
 def build_l2_norm(np, size, seed):
     rows, columns = size
     rng = np.random.default_rng(seed)
@@ -374,8 +431,7 @@ def build_l2_norm(np, size, seed):
     else:
         a = rng.standard_normal(size, dtype=np.float32)
     a_wide = a.astype(_wide(np))
-    reference = np.sqrt((a_wide * a_wide).sum(axis=1))
-    traffic = a.size * 4 + rows * 4
+    reference, traffic = np.sqrt((a_wide * a_wide).sum(axis=1)), a.size * 4 + rows * 4
 
     def double_acc():
         a64 = a.astype(np.float64)
@@ -388,6 +444,8 @@ def build_l2_norm(np, size, seed):
                          traffic, flops=2 * a.size)])
 
 
+@workload("matmul", "C = A B over float32 matrices", "seed 003", 3,
+          {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"}, 5, True, "1024x1024x1024")
 def build_matmul(np, size, seed):
     m, n, p = size
     rng = np.random.default_rng(seed)
@@ -396,11 +454,9 @@ def build_matmul(np, size, seed):
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     reference, magnitude = a64 @ b64, np.abs(a64) @ np.abs(b64)
     del a64, b64
-    u = 2.0**-24
-    gamma = n * u / (1 - n * u) if n * u < 1 else math.inf
-    check = (lambda r: _bounded(np, r, reference, gamma * magnitude, magnitude > 0,
-                                lambda e, k: e[k] / (u * magnitude[k]), "n u",
-                                "max_error_in_u_of_magnitude", gamma / u))
+    gamma = n * U32 / (1 - n * U32) if n * U32 < 1 else math.inf
+    check = _bounded(np, reference, gamma * magnitude, magnitude > 0, lambda e, k: e[k] / (U32 * magnitude[k]),
+                     "n u", "max_error_in_u_of_magnitude", gamma / U32)
     case = Case("tiled", lambda: np.matmul(a, b, out=c), check, 4 * (m * n + n * p + m * p),
                 moves="NumPy's BLAS sgemm (see the context's blas and threads), host memory", flops=2 * m * n * p)
     return Problem({"element_type": "float32", "m": m, "n": n, "p": p, "seed": seed}, [case])
@@ -409,16 +465,16 @@ def build_matmul(np, size, seed):
 HISTOGRAM_BINS = (1, 16, 100, 4096)
 
 
+@workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
+          {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS}, 5, True, "10000000")
 def build_histogram(np, size, seed):
     n = size[0]
     x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
     inside = x[(x >= -4) & (x <= 4)]
     cases = []
     for bins in HISTOGRAM_BINS:
-        # np.histogram's bins, by definition: edges linspace(-4, 4, bins + 1) in the array's
-        # own type (float32 here, rounded from float64: -3.92 is not the float64 -3.92), each
-        # bin [edge, next edge), the last one closed. Found by a binary search, where NumPy
-        # scales the offset and corrects it against the edges.
+        # np.histogram's bins by definition: edges linspace(-4, 4, bins + 1) rounded to the data's float32
+        # (not float64's), each bin [edge, next edge), the last closed; found by a binary search
         edges = np.linspace(-4.0, 4.0, bins + 1).astype(x.dtype)
         expected = np.bincount(np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1), minlength=bins)
         cases.append(Case(f"private-{bins}", lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)),
@@ -433,6 +489,9 @@ def build_histogram(np, size, seed):
 PI_CHUNK = 1 << 20  # points drawn at a time
 
 
+@workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
+          {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
+                         "np.count_nonzero(x * x + y * y <= 1)"}, 3, True, "1536x10000 131072x8192")
 def build_pi(np, size, seed):
     streams, per_stream = size
     n = streams * per_stream
@@ -473,105 +532,12 @@ def build_pi(np, size, seed):
                     "standard_error": standard_error, "bound_in_standard_errors": 5.0}, [case])
 
 
-# The workloads: (experiment, what, document, rank, {the programs' variant: the expression timed, or
-# (expression, the document's figure)}, repetitions, seeded, the programs' default sizes); each built
-# by build_<experiment>. The sizes are those of the programs' --help (tools/tests checks them against
-# the newest GPU record in results/); a run's own JSON beside --out comes first.
-TABLE = [
-    ("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
-     {"resident": "np.add(x, 1, out=x)  (x += 1)"}, 1, False, "2^31"),
-    ("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
-     {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"},
-     5, True, "134217571"),
-    ("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
-     {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"}, 5, True, "4000000"),
-    ("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
-     {"mdrange-auto": "np.maximum(a, b, out=c)"}, 5, True, "32x32x32 128x128x128 256x256x256"),
-    ("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
-     {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")},
-     5, False, "1000000"),
-    ("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
-     {"scaled": "np.hypot(x, y, out=h)"}, 5, True, "1000000"),
-    ("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
-     {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"}, 5, True, "1000000"),
-    ("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
-     {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
-                  "np.sqrt(dx * dx + dy * dy)"}, 5, True, "1000000"),
-    ("add", "out = x + y in int64 and float32", "seed 003", 1,
-     {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
-      "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, 5, False, "4 16 100000 16777216"),
-    ("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
-     {"mdrange-auto": "np.add(a, b, out=c)"}, 5, True, "4096x4096"),
-    ("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
-     {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"},
-     5, True, "1000x1000 16384x4096"),
-    ("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
-     {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
-      "float-acc": "np.sqrt((a * a).sum(axis=1))"}, 5, True, "10x2 1000000x3"),
-    ("matmul", "C = A B over float32 matrices", "seed 003", 3,
-     {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"}, 5, True, "1024x1024x1024"),
-    ("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
-     {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS}, 5, True, "10000000"),
-    ("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
-     {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
-                    "np.count_nonzero(x * x + y * y <= 1)"}, 3, True, "1536x10000 131072x8192"),
-]
-
-
-def _workload(name, title, document, rank, variants, repetitions, seeded, sizes):
-    variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
-
-    def build(np, size, seed):
-        """The Problem of one size, its Cases given their Variant."""
-        problem = globals()[f"build_{name}"](np, size, seed)
-        for case in problem.cases:
-            case.variant = next(v for v in variants if v.name == case.variant)
-        return problem
-    return Workload(name, title, document, rank, variants, build, repetitions, seeded,
-                    [parse_size(t, rank, name) for t in sizes.split()])
-
-
-
-# ---------------------------------------------------------------------------------- sizes
-
-def parse_size(text, rank, where):
-    """The programs' forms: N or 2^K (for rank 2 or 3 a square or cube of that edge), or
-    AxB, AxBxC; every extent positive."""
-    t = text.strip().lower()
-    power = re.fullmatch(r"2\^(\d+)", t)
-    if power and int(power.group(1)) <= 62 or re.fullmatch(r"\d+", t):
-        extents = [1 << int(power.group(1)) if power else int(t)] * rank
-    elif re.fullmatch(r"\d+(x\d+)+", t):
-        extents = [int(e) for e in t.split("x")]
-        if len(extents) != rank:
-            raise UsageError(f"{where}: '{text}' has {len(extents)} extents, this experiment takes {rank}")
-    else:
-        raise UsageError(f"{where}: '{text}' is not a size (N, 2^K" + {2: ", AxB", 3: ", AxBxC"}.get(rank, "") + ")")
-    if any(e <= 0 for e in extents):
-        raise UsageError(f"{where}: '{text}': every extent must be positive")
-    if math.prod(extents) >= 1 << 62:
-        raise UsageError(f"{where}: '{text}' is too large")
-    return tuple(extents)
-
-
-def size_text(size):
-    return "x".join(str(e) for e in size)
-
-
-def scaled(size, scale):
-    return (max(1, int(round(size[0] * scale))),) + tuple(size[1:])
-
-
-_ALL = {row[0]: _workload(*row) for row in TABLE}
 # The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
 WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
 
 
-# ---------------------------------------------------------------------------------- machine
-
 def blas_info():
-    """(name, library path, threads) of the BLAS NumPy calls, as threadpoolctl (python3-threadpoolctl)
-    finds it loaded in this process; 'unknown' without it."""
+    """(name, library, threads) of the BLAS loaded, as python3-threadpoolctl finds it; 'unknown' without it."""
     try:
         import threadpoolctl
     except ImportError:
@@ -587,15 +553,14 @@ def run_context(np, threads, imported_before):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     np.ones((4, 4), np.float32) @ np.ones((4, 4), np.float32)  # a BLAS loaded lazily is loaded now
     blas, blas_path, blas_threads = blas_info()
-    context = {  # written with sorted keys
+    context = {
         "host_name": socket.gethostname(), "cpu_model": record.cpu_model() or platform.processor() or "unknown",
         "date_utc": now, "execution_spaces": [SPACE], "default_execution_space": SPACE,
         "host_concurrency": os.cpu_count(), "threads": threads, "numpy_version": np.__version__,
         "python_version": platform.python_version(), "python_executable": sys.executable,
-        "blas": blas, "blas_library": blas_path,
-        "blas_threads": blas_threads,  # as the library reports it; null: it cannot say
+        "blas": blas, "blas_library": blas_path, "blas_threads": blas_threads,  # null: the library cannot say
         "random_generator": "numpy.random.default_rng(seed): PCG64", "tool": "tools/nbk-numpy",
-        "label": "numpy",  # a run's name in the tools' tables (tools/nbk_compare/runs.py reads it first)
+        "label": "numpy",  # the run's name in the tools' tables
         **{name: os.environ.get(name, "unset") for name in ("OMP_PROC_BIND", "OMP_PLACES") + THREAD_VARIABLES}}
     umath = getattr(np.core, "_multiarray_umath", None)
     if hasattr(umath, "__cpu_baseline__"):
@@ -609,21 +574,17 @@ def run_context(np, threads, imported_before):
 
 def memcpy_probe(np, elements, repetitions=10):
     """np.copyto between two float64 arrays (a memcpy on one thread), 16 bytes per element."""
-    a = np.empty(elements)
+    a, b = np.empty(elements), np.empty(elements)
     a.fill(1.5)
-    b = np.empty_like(a)
     b.fill(0)
     best = math.inf
     for _ in range(repetitions + 1):
         t0 = time.perf_counter()
         np.copyto(b, a)
         best = min(best, time.perf_counter() - t0)
-    ok = bool(np.array_equal(a, b))
     return {"memcpy": "np.copyto of float64 arrays, one thread", "memcpy_gb_per_s": 16 * elements / best * 1e-9,
-            "elements_per_array": elements, "repetitions": repetitions, "verified": ok}
+            "elements_per_array": elements, "repetitions": repetitions, "verified": bool(np.array_equal(a, b))}
 
-
-# ---------------------------------------------------------------------------------- timing
 
 def time_case(case, repetitions, budget):
     """A first call, then up to `repetitions` calls, stopping once the calls (the first included)
@@ -646,7 +607,7 @@ def time_case(case, repetitions, budget):
     return seconds[0], seconds[1:]
 
 
-def result_row(workload, case, size, elements, repetitions, budget, timing, verdict, probe, note):
+def result_row(case, size, elements, repetitions, budget, timing, verdict, probe, note):
     first, timed = timing
     best, median = min(timed), statistics.median(timed)
     v = case.variant
@@ -669,18 +630,17 @@ def result_row(workload, case, size, elements, repetitions, budget, timing, verd
 
 def write_json(path, doc):
     """Strict JSON: NaN and infinities as null."""
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(json.loads(json.dumps(doc), parse_constant=lambda _: None), f, indent=2, sort_keys=True,
                   allow_nan=False)
         f.write("\n")
-    os.replace(tmp, path)
+    os.replace(path + ".tmp", path)
 
 
 def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe, out_dir, say):
     doc = {"experiment": workload.name, "title": f"NumPy reference: {workload.title}", "document": workload.document,
-           "tool": PROG, "context": context, "repetitions": repetitions, "budget_s": budget, "probes": {SPACE: probe} if probe else {},
-           "problems": [], "results": []}
+           "tool": PROG, "context": context, "repetitions": repetitions, "budget_s": budget,
+           "probes": {SPACE: probe} if probe else {}, "problems": [], "results": []}
     if workload.seeded:
         doc["seed"] = seed
     ok = True
@@ -691,24 +651,19 @@ def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe,
         except MemoryError:
             note = f"not enough memory for {size_text(size)}"
             doc["problems"].append({"size": size_text(size), "elements": math.prod(size), "note": note})
-            for v in workload.variants:
-                doc["results"].append({"variant": v.name, "space": SPACE, "size": size_text(size),
-                                       "elements": math.prod(size), "expression": v.expression,
-                                       "status": "skipped", "reason": note})
+            doc["results"] += [{"variant": v.name, "space": SPACE, "size": size_text(size), "elements": math.prod(size),
+                                "expression": v.expression, "status": "skipped", "reason": note}
+                               for v in workload.variants]
             say(f"  {workload.name} {size_text(size)}: skipped ({note})")
             continue
         actual = problem.size or size
         elements = math.prod(actual)
-        facts = {"size": size_text(actual), "elements": elements}
-        facts.update(problem.facts)
-        if problem.note:
-            facts["note"] = problem.note
-        doc["problems"].append(facts)
+        doc["problems"].append({"size": size_text(actual), "elements": elements, **problem.facts,
+                                **({"note": problem.note} if problem.note else {})})
         for case in problem.cases:
             timing = time_case(case, repetitions, budget)
             verdict = case.verdict()
-            row = result_row(workload, case, actual, elements, repetitions, budget, timing, verdict, probe,
-                             problem.note)
+            row = result_row(case, actual, elements, repetitions, budget, timing, verdict, probe, problem.note)
             doc["results"].append(row)
             ok = ok and (verdict.ok or not verdict.checked)
             say(f"  {workload.name:<10} {case.variant.name:<14} {size_text(actual):>17}  "
@@ -720,8 +675,6 @@ def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe,
     write_json(os.path.join(out_dir, f"{workload.name}.json"), doc)
     return ok
 
-
-# ---------------------------------------------------------------------------------- command line
 
 DESCRIPTION = f"""\
 The documents' NumPy line as a reference run: NumPy's expression of each element-wise and
@@ -739,25 +692,12 @@ nothing written. Bad input: one line, exit 2. A failed check: the JSON is writte
 """
 
 
-def _checked(convert, ok, rule):
-    """An argparse type: convert(text) where it works and ok(value) holds, else '<rule>: '<text>''."""
-    def check(text):
-        try:
-            value = convert(text.strip())
-        except ValueError:
-            value = None
-        if value is None or not ok(value):
-            raise argparse.ArgumentTypeError(f"{rule}: '{text}'")
-        return value
-    return check
-
-
 # A positive decimal integer, or 2^K; a non-negative integer; a positive finite number; seconds.
-_COUNT = _checked(lambda t: 1 << int(t[2:]) if re.fullmatch(r"2\^\d{1,2}", t) else int(t) if t.isdigit() else 0,
-                  lambda v: v > 0, "not a positive integer")
-_SEED = _checked(lambda t: int(t) if t.isdigit() else None, lambda v: True, "not a non-negative integer")
-_SCALE = _checked(float, lambda v: math.isfinite(v) and v > 0, "must be a positive finite number")
-_BUDGET = _checked(float, lambda v: math.isfinite(v) and v >= 0, "must be a non-negative number of seconds")
+_COUNT = record.checked(lambda t: 1 << int(t[2:]) if re.fullmatch(r"2\^\d{1,2}", t) else int(t) if t.isdigit()
+                        else 0, lambda v: v > 0, "not a positive integer")
+_SEED = record.checked(lambda t: int(t) if t.isdigit() else None, lambda v: True, "not a non-negative integer")
+_SCALE = record.checked(float, lambda v: math.isfinite(v) and v > 0, "must be a positive finite number")
+_BUDGET = record.checked(float, lambda v: math.isfinite(v) and v >= 0, "must be a non-negative number of seconds")
 
 
 def parse_args(argv):
@@ -803,45 +743,21 @@ def parse_args(argv):
     return a
 
 
-def program_sizes(workload, out_dir):
-    """The sizes of the programs' JSON beside --out (RUN/<experiment>.json for --out RUN/numpy, as
-    scripts/run-experiments.sh runs it), else the programs' default sizes (TABLE)."""
-    try:
-        with open(os.path.join(os.path.dirname(os.path.abspath(out_dir)), workload.name + ".json"),
-                  encoding="utf-8") as f:
-            texts = [r["size"] for r in json.load(f).get("results") or [] if isinstance(r, dict) and r.get("size")]
-        return list(dict.fromkeys(parse_size(str(t), workload.rank, workload.name) for t in texts)) or workload.sizes
-    except (OSError, ValueError, AttributeError, UsageError):
-        return workload.sizes
-
-
 def sizes_of(args, workload):
+    """--size's, else those of the programs' JSON beside --out (RUN/<experiment>.json for --out RUN/numpy,
+    as scripts/run-experiments.sh runs it), else the programs' defaults; --scale scales the first extent."""
     if workload.name in args.sizes:
         return args.sizes[workload.name]
-    sizes = program_sizes(workload, args.out)
-    if args.scale is not None:  # two sizes may scale to one
-        return list(dict.fromkeys(scaled(s, args.scale) for s in sizes))
-    return list(sizes)
-
-
-def list_workloads(args, plan):
-    print("experiment: what (document); sizes; repetitions\n  variant (the programs' name it sits beside)  expression")
-    for name, sizes in plan.items():
-        w = WORKLOADS[name]
-        reps = args.repetitions or w.repetitions
-        print(f"{w.name}: {w.title} ({w.document}); sizes {', '.join(size_text(s) for s in sizes)}; "
-              f"{reps} repetitions")
-        for v in w.variants:
-            print(f"  {v.name:<14} {v.expression}")
-
-
-def prepare_out(path):
-    """Create --out and check a file can be written there; UsageError naming it if not."""
     try:
-        os.makedirs(path, exist_ok=True)
-        tempfile.TemporaryFile(dir=path).close()
-    except OSError as e:
-        raise UsageError(f"--out {path}: cannot write there ({e.strerror or e})") from None
+        with open(os.path.join(os.path.dirname(os.path.abspath(args.out)), workload.name + ".json"),
+                  encoding="utf-8") as f:
+            texts = [r["size"] for r in json.load(f).get("results") or [] if isinstance(r, dict) and r.get("size")]
+        sizes = list(dict.fromkeys(parse_size(str(t), workload.rank, workload.name) for t in texts)) or workload.sizes
+    except (OSError, ValueError, AttributeError, UsageError):
+        sizes = workload.sizes
+    if args.scale is not None:  # two sizes may scale to one
+        return list(dict.fromkeys((max(1, int(round(s[0] * args.scale))),) + tuple(s[1:]) for s in sizes))
+    return list(sizes)
 
 
 def main(argv=None):
@@ -856,7 +772,14 @@ def run(argv):
     args = parse_args(argv)
     plan = {name: sizes_of(args, WORKLOADS[name]) for name in args.names}
     if args.list:
-        list_workloads(args, plan)
+        print("experiment: what (document); sizes; repetitions\n  variant (the programs' name it sits beside)  "
+              "expression")
+        for name, sizes in plan.items():
+            w = WORKLOADS[name]
+            print(f"{w.name}: {w.title} ({w.document}); sizes {', '.join(size_text(s) for s in sizes)}; "
+                  f"{args.repetitions or w.repetitions} repetitions")
+            for v in w.variants:
+                print(f"  {v.name:<14} {v.expression}")
         return 0
     imported_before = "numpy" in sys.modules
     os.environ.update(dict.fromkeys(THREAD_VARIABLES, str(args.threads)))
@@ -866,7 +789,11 @@ def run(argv):
         print(f"{PROG}: NumPy is not available to {sys.executable} ({e}; Debian: apt-get install python3-numpy): "
               "no reference run, nothing written", file=sys.stderr)
         return 2
-    prepare_out(args.out)
+    try:  # --out writable, else one line naming it
+        os.makedirs(args.out, exist_ok=True)
+        tempfile.TemporaryFile(dir=args.out).close()
+    except OSError as e:
+        raise UsageError(f"--out {args.out}: cannot write there ({e.strerror or e})") from None
     context = run_context(np, args.threads, imported_before)
     print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "
           f"{args.threads} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
