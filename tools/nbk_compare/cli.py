@@ -1,12 +1,11 @@
 """Command lines of tools/nbk-compare and tools/nbk-report."""
 import argparse
 import json
-import os
 import sys
 
 from . import compare as cmpmod
 from .gbench import InputError
-from .record import Parser
+from .record import Parser, checked
 from .runs import choose_labels, open_compare_input, path_labels
 
 COMPARE_DESCRIPTION = """\
@@ -31,28 +30,13 @@ Exit status: 0 no regression, 1 at least one (listed on the last line), 2 bad in
 """
 
 
-def _number(ok, rule):
-    """An argparse type: a float for which ok(value) holds, else the error '<rule>: '<text>''."""
-    def convert(text):
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-        if not ok(value):
-            raise argparse.ArgumentTypeError(f"{rule}: '{text}'")
-        return value
-    return convert
-
-
 def parser():
     """nbk-compare's subcommands: compare (the default, named by no word) and regress."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--alpha", type=_number(lambda v: 0 < v < 1, "must lie between 0 and 1"),
+    common.add_argument("--alpha", type=checked(float, lambda v: 0 < v < 1, "must lie between 0 and 1"),
                         default=cmpmod.DEFAULT_ALPHA, metavar="A",
                         help="significance level of the U test (default %(default)s)")
     common.add_argument("--json", action="store_true", help="print JSON instead of the table")
-    common.add_argument("-o", "--output", metavar="FILE",
-                        help="write the JSON (--json) or table to FILE; the table still goes to stdout")
     p = Parser(prog="nbk-compare")
     sub = p.add_subparsers(dest="mode", required=True)
     c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION,
@@ -68,52 +52,31 @@ def parser():
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
     r.add_argument("after", metavar="AFTER", help="JSON file or run folder")
-    r.add_argument("--threshold", type=_number(lambda v: v >= 0, "must be 0 or more"), default=0.10, metavar="F",
-                   help="slowdown tolerated, as a fraction of BEFORE's time (default %(default)s)")
+    r.add_argument("--threshold", type=checked(float, lambda v: v >= 0, "must be 0 or more"), default=0.10,
+                   metavar="F", help="slowdown tolerated, as a fraction of BEFORE's time (default %(default)s)")
     return p
 
 
-def _emit(args, text, doc, out=sys.stdout):
-    """The table, or the JSON document (--json); into -o FILE too."""
-    content = json.dumps(doc, indent=1) + "\n" if args.json else text
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(content)
-        except OSError as e:
-            raise cmpmod.UsageError(f"{args.output}: cannot write ({e.strerror})") from None
-        out.write(text)
-    else:
-        out.write(content)
-
-
 def open_inputs(paths, labels=()):
-    """nbk-compare's inputs, labelled (runs.choose_labels: --label, else by their paths)."""
     for path, label in zip(paths, choose_labels([path_labels(p) for p in paths], labels)):
         yield open_compare_input(path, label)
-
-
-def run_compare(args, out=sys.stdout):
-    cmp = cmpmod.Comparison(list(open_inputs(args.files, args.label)), alpha=args.alpha,
-                            baseline=args.baseline or cmpmod.DEFAULT_BASELINE, baseline_required=bool(args.baseline))
-    _emit(args, cmpmod.render_comparison_text(cmp), cmpmod.comparison_doc(cmp), out)
-    return 0
-
-
-def run_regress(args, out=sys.stdout):
-    reg = cmpmod.Regression(*open_inputs([args.before, args.after]), threshold=args.threshold, alpha=args.alpha)
-    _emit(args, cmpmod.render_regress_text(reg), cmpmod.regress_doc(reg), out)
-    return 1 if reg.failures else 0
 
 
 def compare_main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv if argv[:1] in (["compare"], ["regress"]) else ["compare"] + argv)
     try:
-        inputs = [args.before, args.after] if args.mode == "regress" else args.files
-        if args.output and any(os.path.abspath(args.output) == os.path.abspath(p) for p in inputs):
-            raise cmpmod.UsageError(f"{args.output}: is an input; will not overwrite it")
-        return (run_regress if args.mode == "regress" else run_compare)(args)
+        if args.mode == "regress":
+            reg = cmpmod.Regression(*open_inputs([args.before, args.after]), threshold=args.threshold,
+                                    alpha=args.alpha)
+            text, doc, rc = cmpmod.render_regress_text(reg), cmpmod.regress_doc(reg), 1 if reg.failures else 0
+        else:
+            cmp = cmpmod.Comparison(list(open_inputs(args.files, args.label)), alpha=args.alpha,
+                                    baseline=args.baseline or cmpmod.DEFAULT_BASELINE,
+                                    baseline_required=bool(args.baseline))
+            text, doc, rc = cmpmod.render_comparison_text(cmp), cmpmod.comparison_doc(cmp), 0
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n" if args.json else text)
+        return rc
     except (InputError, cmpmod.UsageError) as e:
         print(f"nbk-compare{' regress' * (args.mode == 'regress')}: error: {e}", file=sys.stderr)
         return 2

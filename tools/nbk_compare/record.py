@@ -25,6 +25,19 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def checked(convert, ok, rule):
+    """An argparse type: convert(text) where ok(value) holds, else the error '<rule>: '<text>''."""
+    def check(text):
+        try:
+            value = convert(text.strip())
+        except ValueError:
+            value = None
+        if value is None or not ok(value):
+            raise argparse.ArgumentTypeError(f"{rule}: '{text}'")
+        return value
+    return check
+
+
 def experiments():
     """The experiments of experiments.txt in its order (the list CMake builds a program for); [] without it."""
     try:

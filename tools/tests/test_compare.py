@@ -1,8 +1,6 @@
 """Pairing across spaces and files, missing partners, repetitions and aggregates, outputs: the
 numbers through nbk-compare --json, the text through its table."""
 import json
-import os
-import tempfile
 import unittest
 
 from nbk_compare.gbench import size_sort_key, split_name
@@ -154,20 +152,6 @@ class MachineOutputs(unittest.TestCase):
         err_rec = next(r for r in data["results"] if r["name"] == "sum/builtin/cuda/1000/manual_time")
         self.assertEqual(err_rec["error"], "result does not verify")
         self.assertIsNone(err_rec["time_s"])
-
-    def test_json_to_a_file_keeps_the_table_on_stdout(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "out.json")
-            rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--json", "-o", path)
-            self.assertEqual(rc, 0, err)
-            self.assertIn("vs serial", out)
-            with open(path) as f:
-                self.assertEqual(json.load(f)["baseline"], "serial")
-
-    def test_output_never_overwrites_an_input(self):
-        rc, out, err = run_tool("nbk-compare", fixture("spaces.json"), "--json", "-o", fixture("spaces.json"))
-        self.assertEqual(rc, 2)
-        self.assertIn("will not overwrite", err)
 
     def test_help(self):
         rc, out, _ = run_tool("nbk-compare", "--help")
