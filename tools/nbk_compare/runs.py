@@ -9,24 +9,12 @@ import sys
 from . import record
 from .gbench import BenchFile, InputError, Run, bandwidth_reference, is_reference, load_json
 
+TRANSFERS = "+transfers"
+SUBFOLDERS = ("results", record.NUMPY_FOLDER)  # read as part of a run: older runs' results/, nbk-numpy's numpy/
+
 
 class InvalidRecord(InputError):
-    """A result or run.json whose fields have the wrong types: the tools stop (exit 2), even for a
-    file of a run folder that is otherwise skipped with its reason."""
-
-
-TRANSFERS = "+transfers"
-
-
-def _probes(data):
-    """A program's probes ("probes": {space: {"memcpy_gb_per_s": ...}}) as Runs of one GB/s sample."""
-    out = []
-    for space, probe in (data.get("probes") or {}).items():
-        for kind in ("memcpy", "copy"):
-            if (probe.get(f"{kind}_gb_per_s") or 0) > 0:
-                out.append(Run(f"probe/{kind}/{space}"))
-                out[-1].gbps_samples = [float(probe[f"{kind}_gb_per_s"])]
-    return out
+    """Fields of the wrong types: the tools stop (exit 2) even for a run's file that would be skipped."""
 
 
 def _positive(v):
@@ -34,16 +22,21 @@ def _positive(v):
 
 
 def rows_of(run, data):
-    """The Runs of one program's JSON: each verified or failed row (its best call as one sample) and
-    its with-transfers timing (variant+transfers); skipped rows are left out."""
-    experiment, probes, out = data.get("experiment"), _probes(data), []
+    """A program's verified or failed rows as Runs (the best call one sample), and each one's
+    with-transfers timing as variant+transfers."""
+    experiment, probes, out = data.get("experiment"), [], []
+    for space, probe in (data.get("probes") or {}).items():
+        for kind in ("memcpy", "copy"):
+            if (probe.get(f"{kind}_gb_per_s") or 0) > 0:
+                probes.append(Run(f"probe/{kind}/{space}"))
+                probes[-1].gbps_samples = [float(probe[f"{kind}_gb_per_s"])]
     for row in data.get("results") or []:
         if not isinstance(row, dict) or row.get("status") == "skipped" or "variant" not in row:
             continue
         for transfers in (False, True)[:1 + isinstance(row.get("with_transfers"), dict)]:
             timing = row["with_transfers"] if transfers else row
-            variant, space, size = str(row.get("variant")) + TRANSFERS * transfers, str(row.get("space")), \
-                str(row.get("size", ""))
+            variant, space = str(row.get("variant")) + TRANSFERS * transfers, str(row.get("space"))
+            size = str(row.get("size", ""))
             r = Run(f"{experiment}/{variant}/{space}/{size}", experiment=experiment, variant=variant, space=space,
                     size=size, extra="")
             time, gbps = _positive(timing.get("best_s")), _positive(timing.get("gb_per_s"))
@@ -53,17 +46,14 @@ def rows_of(run, data):
             r.link_fraction = _positive(timing.get("fraction_of_link"))
             r.error = None if row.get("status") == "verified" else \
                 f"not verified: {row.get('check') or row.get('status') or 'no status'}"
-            # the space whose probes judge the row (a vendor call on every core: openmp's)
-            judged = row.get("judged_on") or space
-            r.reference = bandwidth_reference(probes, judged)
+            # judged_on: the space whose probes judge the row (a vendor call on every core: openmp's)
+            r.reference = bandwidth_reference(probes, row.get("judged_on") or space)
             out.append(r)
     return out
 
 
-# ---------------------------------------------------------------------------------- validation
-
 _NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
-# The fields the tools read, and their types (null is allowed wherever a field may be absent).
+# The fields the tools read and their types; null is allowed wherever a field may be absent.
 _ROW_FIELDS = {"variant": _TEXT, "space": _TEXT, "size": _TEXT + _INT, "elements": _INT, "status": _TEXT,
                "check": _TEXT, "reason": _TEXT, "judged_on": _TEXT, "with_transfers": (dict,),
                **dict.fromkeys(("first_s", "best_s", "median_s", "gb_per_s", "fraction_of_memcpy",
@@ -76,17 +66,16 @@ _CONTEXT_FIELDS = {**dict.fromkeys(("host", "host_name", "label", "name", "prese
 
 
 def _check(path, where, value, types):
-    types = types if isinstance(types, tuple) else (types,)
-    wrong_bool = isinstance(value, bool) and bool not in types and int in types
-    if value is not None and (not isinstance(value, types) or wrong_bool):
+    if value is None:
+        return
+    if not isinstance(value, types) or isinstance(value, bool) and bool not in types and int in types:
         raise InvalidRecord(f"{path}: {where}: expected {' or '.join(t.__name__ for t in types)}, "
                             f"found {type(value).__name__} {json.dumps(value)[:40]}")
-    if types in (_NUMBER, _INT) and value is not None and not (math.isfinite(value) and value >= 0):
+    if types in (_NUMBER, _INT) and not (math.isfinite(value) and value >= 0):
         raise InvalidRecord(f"{path}: {where}: expected a finite number >= 0, found {value}")
 
 
 def check_context(path, context, where=""):
-    """A run.json or a file's "context": the fields the tools read have their types."""
     _check(path, where or "the file", context, (dict,))
     for key, types in _CONTEXT_FIELDS.items():
         _check(path, where + key, context.get(key), types)
@@ -95,7 +84,6 @@ def check_context(path, context, where=""):
 
 
 def check_program(path, data):
-    """A program's JSON: its experiment a name, its rows, probes and sweeps of the types read."""
     if not re.fullmatch(r"\w+", data["experiment"]):
         raise InvalidRecord(f"{path}: experiment: not a name (letters, digits, _): "
                             f"{json.dumps(data['experiment'])[:40]}")
@@ -114,7 +102,7 @@ def check_program(path, data):
     for space, probe in (data.get("probes") or {}).items():
         _check(path, f"probes.{space}", probe, (dict,))
         for key, v in probe.items():
-            _check(path, f"probes.{space}.{key}", v, _NUMBER if key.endswith("_per_s") else object)
+            _check(path, f"probes.{space}.{key}", v, _NUMBER if key.endswith("_per_s") else (object,))
     _check(path, "sweeps", data.get("sweeps"), (list,))
     for i, sweep in enumerate(data.get("sweeps") or ([data["sweep"]] if data.get("sweep") else [])):
         _check(path, f"sweeps[{i}]", sweep, (dict,))
@@ -127,45 +115,39 @@ def check_program(path, data):
                 _check(path, f"sweeps[{i}].points[{j}].{key}", v, _NUMBER + _TEXT)
 
 
-# ---------------------------------------------------------------------------------- runs
-
-# Sub-folders of a run read as part of it: results/ (the main job's before run folders) and
-# numpy/ (tools/nbk-numpy's files, which the main job writes there).
-SUBFOLDERS = ("results", record.NUMPY_FOLDER)
-
-
 def _json_files(folder):
-    return sorted(os.path.join(folder, n) for n in os.listdir(folder)
-                  if n.endswith(".json") and n != record.RUN_FILE)
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".json") and n != record.RUN_FILE)
 
 
-def _is_reference(data):
-    """A file of reference rows only (tools/nbk-numpy's): by its rows' spaces, else its context's."""
-    spaces = {r.get("space") for r in data.get("results") or [] if isinstance(r, dict)}
-    if not spaces and isinstance(data.get("context"), dict):
-        spaces = set(data["context"].get("execution_spaces") or [])
-    return bool(spaces) and all(is_reference(s) for s in spaces)
+def _kind(data):
+    if isinstance(data, dict) and "benchmarks" in data:
+        return "bench"
+    if isinstance(data, dict) and isinstance(data.get("experiment"), str):
+        return "program" if isinstance(data.get("results", []), list) else \
+            "not a program result (\"results\" is not a list)"
+    if isinstance(data, dict) and "testsuites" in data:
+        return "GoogleTest output, not a program result"
+    return "neither a program result (no \"experiment\") nor Google Benchmark output"
 
 
 class RunRecord:
-    """One run: its context (run.json, else its programs'), programs, references, benchmarks.
-
-    `programs` holds the programs' files by experiment; `references` the files of reference
-    spaces (NumPy) by experiment, so that an experiment may have one of each: their rows are
-    the same experiment's (a numpy column beside serial and openmp), their files stay two."""
+    """One run: its context (run.json, else its files'), its programs' and references' (NumPy's) files
+    by experiment (an experiment may have one of each: two files, one table) and its benchmarks."""
 
     def __init__(self, path, label=None, files=(), allow_empty=False):
-        """A run folder (`path`), one JSON file, or (path None) the given files and folders of
-        files; an empty run is an error unless `allow_empty`."""
+        """A run folder or one JSON file (`path`), or the given files and folders of them (path None)."""
         self.path = path if path is not None else ", ".join(files)
-        self.programs = {}  # experiment -> (path, data)
-        self.references = {}  # experiment -> (path, data) of reference rows (NumPy)
-        self.bench = []  # BenchFile
-        self.skipped = []  # (path, why)
-        self.context = {}
-        self.label = label
+        self.programs, self.references = {}, {}  # experiment -> (path, data)
+        self.bench, self.skipped, self.context, self.label = [], [], {}, label  # skipped: (path, why)
         if path is not None and os.path.isdir(path):
-            self._read_folder(path)
+            context = record.read_context(path)
+            if context is None:
+                raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
+            check_context(os.path.join(path, record.RUN_FILE), context)
+            self.context = context
+            for folder in [path] + [os.path.join(path, name) for name in SUBFOLDERS]:
+                for p in _json_files(folder) if os.path.isdir(folder) else []:
+                    self.add_file(p)
         elif path is not None and not os.path.exists(path):
             raise InputError(f"{path}: no such file or run folder")
         for f in files if path is None else [] if os.path.isdir(path) else [path]:  # given files, strictly read
@@ -174,25 +156,14 @@ class RunRecord:
             for p in _json_files(f) if os.path.isdir(f) else [f]:
                 self.add_file(p, strict=not os.path.isdir(f))
         if not self.programs and not self.references and not self.bench and not allow_empty:
-            what = "a directory" if path and os.path.isdir(path) else "files"
-            raise InputError(f"{self.path}: {what} with no program result (<experiment>.json with \"experiment\" "
-                             "and \"results\") and no Google Benchmark JSON: not a run")
+            raise InputError(f"{self.path}: {'a directory' if path and os.path.isdir(path) else 'files'} with no "
+                             "program result (<experiment>.json with \"experiment\" and \"results\") and no Google "
+                             "Benchmark JSON: not a run")
         self.entries = [e for files in (self.programs, self.references) for _, data in files.values()
                         for e in rows_of(self, data)]
 
-    def _read_folder(self, path):
-        context = record.read_context(path)
-        if context is None:
-            raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
-        check_context(os.path.join(path, record.RUN_FILE), context)
-        self.context = context
-        for folder in [path] + [os.path.join(path, name) for name in SUBFOLDERS]:
-            for p in _json_files(folder) if os.path.isdir(folder) else []:
-                self.add_file(p)
-
     def add_file(self, path, strict=False):
-        """A program result or Google Benchmark file; anything else is skipped with its
-        reason (or, with `strict`, raises InputError)."""
+        """A program result or Google Benchmark file; anything else skipped with its reason (strict: refused)."""
         try:
             data = load_json(path)
             kind = _kind(data)
@@ -200,7 +171,9 @@ class RunRecord:
                 self.bench.append(BenchFile(path))
             elif kind == "program":
                 check_program(path, data)
-                files = self.references if _is_reference(data) else self.programs
+                spaces = {r.get("space") for r in data.get("results") or [] if isinstance(r, dict)} or \
+                    set((data.get("context") or {}).get("execution_spaces") or [])
+                files = self.references if spaces and all(map(is_reference, spaces)) else self.programs
                 if data["experiment"] in files:
                     raise InputError(f"{path}: a second result of {data['experiment']} in one run "
                                      f"(also {files[data['experiment']][0]}); give them as two runs")
@@ -213,55 +186,35 @@ class RunRecord:
             self.skipped.append((path, str(e).split(": ", 1)[-1]))
 
     def files_of(self, experiment):
-        """[(path, data)] of one experiment: the program's file, then the reference's."""
         return [files[experiment] for files in (self.programs, self.references) if experiment in files]
 
     def reference_contexts(self):
-        """The "context" of each reference file (NumPy's: its version, BLAS, threads)."""
         return [d["context"] for _, d in self.references.values() if isinstance(d.get("context"), dict)]
 
     def contexts(self):
-        """(source, context) of the run: run.json first, then each program's and benchmark's; the
-        references' only in a folder of references alone, without run.json (their threads and
-        label are NumPy's, not the programs')."""
+        """(source, context): run.json, the programs' and benchmarks'; NumPy's only in a folder of NumPy's
+        files alone (elsewhere their threads and label are not the programs')."""
         out = [(record.RUN_FILE, self.context)] if self.context else []
         files = self.programs or ({} if self.context else self.references)
         out += [(os.path.basename(p), d["context"]) for p, d in files.values() if isinstance(d.get("context"), dict)]
-        out += [(os.path.basename(b.path), b.context) for b in self.bench]
-        return out
+        return out + [(os.path.basename(b.path), b.context) for b in self.bench]
 
     def value(self, *keys):
         """The first value any context has for any of `keys` (run.json first)."""
         return next((c[k] for _, c in self.contexts() for k in keys if c.get(k) not in (None, "", [])), None)
 
     spaces = BenchFile.spaces
-
-    @property
-    def has_device(self):
-        return any(e.on_device for e in self.entries)
+    has_device = property(lambda self: any(e.on_device for e in self.entries))
 
     def label_candidates(self):
-        host = self.value("label") or self.value("host", "host_name")
-        preset = self.value("preset")
-        rev = self.value("git_revision")
+        host, preset, rev = self.value("label") or self.value("host", "host_name"), self.value("preset"), \
+            self.value("git_revision")
         name = self.value("name") or os.path.basename(os.path.normpath(self.path))
         return [c for c in (host, preset and f"{host}-{preset}", rev and f"{host}-{preset}-{rev}", name) if c]
 
 
-def _kind(data):
-    if isinstance(data, dict) and "benchmarks" in data:
-        return "bench"
-    if isinstance(data, dict) and isinstance(data.get("experiment"), str):
-        if not isinstance(data.get("results", []), list):
-            return "not a program result (\"results\" is not a list)"
-        return "program"
-    if isinstance(data, dict) and "testsuites" in data:
-        return "GoogleTest output, not a program result"
-    return "neither a program result (no \"experiment\") nor Google Benchmark output"
-
-
 def path_labels(path):
-    """The label candidates of an input by its path: its name without .json, its folder's, both."""
+    """An input's label candidates by its path: its name without .json, its folder's, both."""
     parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
     stem = re.sub(r"\.json$", "", parts[-1])
     return [stem] + [p for p in (parts[-2:-1] + ["/".join(parts[-2:-1] + [stem]), "/".join(parts[-3:-1] + [stem])])
@@ -269,9 +222,8 @@ def path_labels(path):
 
 
 def choose_labels(candidates, labels=()):
-    """Short distinct labels, the tools' one rule: the given ones, else of each input's candidates
-    (a run's host, host-preset, host-preset-revision, folder name; a file's name, folder, ...) the
-    first no other input shares; a label taken twice gets #<position>."""
+    """The tools' one labelling rule: the given labels, else each input's first candidate no other
+    input shares; a label taken twice gets #<position>."""
     if labels:
         if len(labels) != len(candidates):
             raise InputError(f"--label given {len(labels)} times for {len(candidates)} inputs")
@@ -287,49 +239,41 @@ def choose_labels(candidates, labels=()):
 
 
 def open_runs(paths, labels=None):
-    """RunRecords of the given folders (or files), labelled; the same folder twice is an error."""
     runs, seen = [], {}
     for p in paths:
-        real = os.path.realpath(p)
-        if real in seen:
-            raise InputError(f"{p}: the same run as {seen[real]}")
-        seen[real] = p
+        if os.path.realpath(p) in seen:
+            raise InputError(f"{p}: the same run as {seen[os.path.realpath(p)]}")
+        seen[os.path.realpath(p)] = p
         runs.append(RunRecord(p))
     for run, label in zip(runs, choose_labels([r.label_candidates() for r in runs], labels)):
         run.label = label
     return runs
 
 
-# ---------------------------------------------------------------------------------- for nbk-compare
-
 def open_compare_input(path, label=None):
-    """nbk-compare's input: Google Benchmark JSON as it is; a program's JSON or a run folder
-    as its RunRecord, whose `runs` are its rows (runs.rows_of) and their probes."""
-    if os.path.isfile(path):
-        data = load_json(path)
-        if _kind(data) == "bench":
-            return BenchFile(path, label)
+    """nbk-compare's input: Google Benchmark JSON, or a RunRecord whose `runs` are its rows and their probes."""
+    if os.path.isfile(path) and _kind(load_json(path)) == "bench":
+        return BenchFile(path, label)
     run = RunRecord(path, label)
     if not run.entries and len(run.bench) == 1:  # a folder holding only bench.json
         run.bench[0].label = label
         return run.bench[0]
     if not any(e.time for e in run.entries):
         raise InputError(f"{path}: no result row with a time (best_s) to compare")
-    for b in run.bench:  # said, not compared: the programs' rows and the benchmarks are two inputs
+    for b in run.bench:
         print(f"nbk-compare: {b.path}: Google Benchmark output beside the programs' rows, not compared with "
               f"them (give it as an input of its own)", file=sys.stderr)
-    run.runs = {}  # the benchmarks compared: each row, and the probe judging it
+    run.runs = {}
     for e in run.entries:
         if e.name not in run.runs:
             run.runs[e.name] = e
-            if e.reference and not e.crosses_link:  # its own program's probe (nbk-report's rule); the first shown
+            if e.reference and not e.crosses_link:
                 run.runs.setdefault(e.reference.name, e.reference)
     return run
 
 
 def experiment_order(runs):
-    """Experiments in the order of experiments.txt where known (device_info first), then
-    alphabetically."""
+    """In experiments.txt's order where known (device_info first), then alphabetically."""
     names = sorted({x for r in runs for files in (r.programs, r.references) for x in files})
     order = record.experiments() or ["device_info"]
     return sorted(names, key=lambda n: (order.index(n) if n in order else len(order), n))

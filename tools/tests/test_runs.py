@@ -204,10 +204,9 @@ class BadRuns(unittest.TestCase):
 
     def test_missing_and_empty_folders(self):
         with tempfile.TemporaryDirectory() as tmp:
-            for tool in ("nbk-report", "nbk-compare"):
-                self.one_line_exit_2(tool, os.path.join(tmp, "nope"), H100, "--out", tmp,
-                                     words="no such file or run folder")
-                self.one_line_exit_2(tool, tmp, H100, "--out", os.path.join(tmp, "r"), words="not a run")
+            for tool, out in (("nbk-report", ["--out", os.path.join(tmp, "r")]), ("nbk-compare", [])):
+                self.one_line_exit_2(tool, os.path.join(tmp, "nope"), H100, *out, words="no such file or run folder")
+                self.one_line_exit_2(tool, tmp, H100, *out, words="not a run")
 
     def test_same_run_twice_and_several_runs_without_out(self):
         self.one_line_exit_2("nbk-report", H100, H100 + "/", "--out", "/tmp/unused", words="the same run as")
