@@ -218,6 +218,11 @@ std::function<Footprint(const Size&)> arrays_of(int in_space, int on_host = 0) {
   };
 }
 
+// Host checks of this many elements or more run on every OpenMP thread (where the build has
+// OpenMP): a reference in long double takes ~150 ns an element, seconds at 2^24 on one thread.
+// Plain OpenMP, not Kokkos, so the check shares no code with the kernels it judges.
+inline constexpr std::int64_t host_check_parallel_from = std::int64_t{1} << 15;
+
 // The verdict of a check to `tolerance_in_u` unit roundoffs `u` of each reference (plus an
 // absolute `floor`): |got(i) - reference(i)| <= tolerance_in_u * u * |reference(i)| + floor for
 // i < n, with the largest relative error as a cell and in the JSON.
@@ -226,6 +231,7 @@ Verdict relative_error_verdict(std::int64_t n, Got got, Reference reference, dou
                                double floor = 0) {
   std::int64_t wrong = 0;
   double worst = 0;  // largest |got - reference| / |reference| where reference != 0
+#pragma omp parallel for reduction(+ : wrong) reduction(max : worst) if (n >= host_check_parallel_from)
   for (std::int64_t i = 0; i < n; ++i) {
     const double ref = reference(i);
     const double error = std::abs(static_cast<double>(got(i)) - ref);

@@ -173,7 +173,9 @@ Verdict map_check(const MapProblem<Spec>& p, const T* out) {
       const double u = std::numeric_limits<T>::epsilon() / 2, tolerance = Spec::tolerance_in_u;
       std::int64_t wrong = 0;
       double worst = 0;
-      for (std::int64_t i = 0; i < p.n(); ++i) {
+      const std::int64_t n = p.n();
+#pragma omp parallel for reduction(+ : wrong) reduction(max : worst) if (n >= host_check_parallel_from)
+      for (std::int64_t i = 0; i < n; ++i) {
         const double scale = scale_at<Spec, T>(in, i, std::make_index_sequence<Spec::inputs>{});
         const double error = std::abs(static_cast<double>(out[i]) - reference(i));
         wrong += !(error <= tolerance * u * scale);
@@ -187,7 +189,9 @@ Verdict map_check(const MapProblem<Spec>& p, const T* out) {
       return v;
     } else if constexpr (Spec::tolerance_in_u == 0) {
       std::int64_t wrong = 0;
-      for (std::int64_t i = 0; i < p.n(); ++i) wrong += !(out[i] == static_cast<T>(reference(i)));
+      const std::int64_t n = p.n();
+#pragma omp parallel for reduction(+ : wrong) if (n >= host_check_parallel_from)
+      for (std::int64_t i = 0; i < n; ++i) wrong += !(out[i] == static_cast<T>(reference(i)));
       return mismatch_verdict(wrong);
     } else {
       return relative_error_verdict(
