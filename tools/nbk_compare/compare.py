@@ -4,7 +4,7 @@ import dataclasses
 
 from . import stats
 from .fmt import MISSING, format_gbps, format_p, format_pct, format_ratio, format_size, format_time
-from .gbench import bandwidth_reference, size_sort_key
+from .gbench import size_sort_key
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_BASELINE = "serial"
@@ -14,19 +14,14 @@ class UsageError(Exception):
     """A request that does not fit the inputs (unknown baseline, ...); one line."""
 
 
-# ---------------------------------------------------------------------------------- compare
-
 @dataclasses.dataclass(eq=False)
 class Column:
-    """One space of one file; `reference`: the Run its GB/s are judged against, if any."""
+    """One space of one file."""
     file: object
     space: str
     label: str
-    reference: object = None
 
-    @property
-    def runs(self):
-        return [r for r in self.file.runs.values() if r.space == self.space]
+    runs = property(lambda self: [r for r in self.file.runs.values() if r.space == self.space])
 
 
 @dataclasses.dataclass(eq=False)
@@ -43,15 +38,9 @@ class Cell:
     gbps = property(lambda self: None if self.run.error else self.run.gbps)
     spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
 
-    # the row's own program's probe, else the column's; none for a call crossing the link (its bound is the link)
-    reference = property(lambda self: (None if self.run.crosses_link else self.run.reference) or self.column.reference)
-
-    @property
-    def ref_fraction(self):
-        ref = self.reference
-        if self.run.crosses_link or ref is None or ref.error or self.gbps is None or not ref.gbps:
-            return None
-        return self.gbps / ref.gbps
+    # none for a call crossing the link: its bound is the link, not the device's memory
+    reference = property(lambda self: None if self.run.crosses_link else self.run.reference)
+    ref_fraction = property(lambda self: None if self.run.crosses_link or self.error else self.run.fraction)
 
 
 class Row:
@@ -81,8 +70,6 @@ class Comparison:
             base = self.columns[0]
             self.notes.append(f"no '{baseline}' column; baseline is {base.label} (columns: {labels})")
         self.baseline = base
-        for c in self.columns:
-            c.reference = bandwidth_reference(c.file.runs.values(), c.space)
         rows = {}
         for c in self.columns:
             for run in c.runs:
@@ -139,7 +126,6 @@ class Comparison:
 
 
 def _too_few(n, alpha, consequence):
-    """The note that n repetitions a side cannot reach significance, where they cannot."""
     if n is None or stats.min_p_value(n, n) < alpha:
         return []
     return [f"note: with {n} repetitions a side the U test cannot reach p < {alpha} "
@@ -175,8 +161,6 @@ def _sorted_rows(rows):
                                        size_sort_key(r.size), r.extra))
 
 
-# ---------------------------------------------------------------------------------- tables
-
 def comparison_table(cmp):
     """Header groups, sub-headers and rows of strings for the text and Markdown tables."""
     kinds = {c.spread[0] for r in cmp.rows for c in r.cells.values() if c.spread[0]}
@@ -200,8 +184,8 @@ def comparison_table(cmp):
 
 
 def render_text_table(groups, rows, blank_between=None, left=None):
-    """Aligned text: a line of group labels over their sub-columns, then sub-headers. Columns
-    in `left` (indexes; default: the first group's) are left-aligned, the others right."""
+    """Group labels over their sub-columns, then sub-headers; columns `left` (default: the first group's)
+    left-aligned, the others right."""
     headers = [h for _, subs in groups for h in subs]
     widths = [max(len(v) for v in column) for column in zip(headers, *rows)]
     spans, i = [], 0  # each group's columns, the last widened to its label
@@ -237,7 +221,6 @@ def render_comparison_text(cmp):
 
 
 def comparison_records(cmp):
-    """One record per benchmark per column, for CSV and JSON."""
     records = []
     for row in cmp.rows:
         for c in cmp.columns:
@@ -264,14 +247,12 @@ def comparison_records(cmp):
 
 
 def comparison_doc(cmp):
-    """nbk-compare's JSON document; its results are the CSV's lines."""
+    """nbk-compare's JSON document: a record per benchmark per column."""
     return {"baseline": cmp.baseline.label, "alpha": cmp.alpha,
             "files": [{"label": f.label, "path": f.path} for f in cmp.files],
             "columns": [{"label": c.label, "space": c.space, "file": c.file.path} for c in cmp.columns],
             "notes": cmp.notes, "results": comparison_records(cmp)}
 
-
-# ---------------------------------------------------------------------------------- regress
 
 @dataclasses.dataclass
 class RegressRow:
@@ -286,10 +267,8 @@ class RegressRow:
 
 
 class Regression:
-    """Same names in two runs of the same backend. A benchmark fails when its median time
-    grew by more than `threshold` (a fraction) and, where both runs have per-repetition
-    times, the U test finds the difference significant; or when it reports an error after
-    but did not before."""
+    """Same names in two runs: one fails when its median time grew by more than `threshold` and, where
+    both have repetitions, the U test finds it significant; or when it errs after but not before."""
 
     def __init__(self, before, after, threshold=0.10, alpha=DEFAULT_ALPHA):
         self.before_file, self.after_file = before, after
@@ -365,7 +344,6 @@ def render_regress_text(reg):
 
 
 def regress_doc(reg):
-    """regress's JSON document; its results are the CSV's lines."""
     return {"before": reg.before_file.path, "after": reg.after_file.path, "threshold": reg.threshold,
             "alpha": reg.alpha, "notes": reg.notes(), "regressions": [r.name for r in reg.failures],
             "results": [{"name": r.name, "before_s": _time(r.before), "after_s": _time(r.after),

@@ -1,7 +1,5 @@
-"""The tools' one row model, Run, and Google Benchmark JSON read into it (BenchFile); a program's
-result row becomes a Run too (runs.rows_of). Any name experiment/variant/space[/size...][/suffix...]
-is understood, and shorter names still load (with empty fields): a foreign file is shown, not refused.
-"""
+"""The tools' one row model, Run: a benchmark of Google Benchmark JSON (BenchFile), a program's result
+row (runs.rows_of) or a probe. Names experiment/variant/space[/size...][/suffix...]; shorter ones load."""
 import json
 import math
 import re
@@ -10,8 +8,7 @@ from . import stats
 from .fmt import is_int
 
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-# Suffixes Google Benchmark appends to a family's name; the timing-mode ones are dropped
-# from the pairing key, the others (threads:2, ...) keep runs apart.
+# Google Benchmark's name suffixes: timing modes leave the pairing key, options (threads:2) keep runs apart.
 _TIMING_SUFFIX = re.compile(r"^(manual_time|real_time|process_time)$")
 _OPTION_SUFFIX = re.compile(r"^(threads|iterations|repeats|min_time|min_warmup_time):\S+$")
 _AGGREGATE_SUFFIX = re.compile(r"_(mean|median|stddev|cv|min|max)$")
@@ -22,7 +19,7 @@ class InputError(Exception):
 
 
 def load_json(path):
-    """Parse a JSON file or raise InputError with one line naming it."""
+    """The tools' one JSON reader: the data, or InputError in one line naming the file."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -46,9 +43,7 @@ def load_json(path):
 
 
 def split_name(name):
-    """'add_one/resident/openmp/67108864/manual_time' ->
-    dict(experiment, variant, space, size, extra) where size is the argument part ('' if
-    none) and extra the option suffixes ('threads:2', ...) joined by '/'."""
+    """'add_one/resident/openmp/67108864/manual_time' -> dict(experiment, variant, space, size, extra)."""
     parts = name.split("/")
     core = parts[:1] + [p for p in parts[1:] if not (_TIMING_SUFFIX.match(p) or _OPTION_SUFFIX.match(p))]
     fields = {"experiment": core[0], "variant": "", "space": "", "size": "",
@@ -61,8 +56,7 @@ def split_name(name):
 
 
 def size_sort_key(size):
-    """Sizes sort numerically part by part ('1048576' < '67108864'; a shape '32x32x32' by its
-    element count, then its extents), text after numbers."""
+    """Numerically part by part (a shape AxBxC by its element count), text after numbers."""
     def part(p):
         if is_int(p):
             return (0, int(p), "")
@@ -82,17 +76,13 @@ def _gbps(row):
     return float(g) if isinstance(g, (int, float)) else b * 1e-9 if isinstance(b, (int, float)) else None
 
 
-# Where a space runs, said once for every tool: the host's processors (Kokkos' host spaces,
-# 'host' = one host thread outside Kokkos, and the references) or a device (a GPU). A space not
-# named here is taken for a device: Kokkos' others (cuda, hip, sycl, openmptarget) are.
+# The CPU spaces ('host': one thread outside Kokkos); any other (cuda, hip, sycl, ...) is a device.
 CPU_SPACES = ("host", "serial", "openmp", "threads", "hpx", "numpy")
-# CPU spaces that are references measured beside the programs, not the programs' variants: never
-# a candidate for the best CPU time, shown in columns of their own (tools/nbk-numpy writes numpy).
+# References measured beside the programs (tools/nbk-numpy): never the best CPU, columns of their own.
 REFERENCE_SPACES = {"numpy": "NumPy"}
 
 
 def on_device(space):
-    """True for a GPU space (any space not in CPU_SPACES)."""
     return space not in CPU_SPACES
 
 
@@ -101,9 +91,8 @@ def is_reference(space):
 
 
 class Run:
-    """The tools' one row: a benchmark (one name) of a Google Benchmark file, its repetitions and
-    aggregates; or a program's result row (runs.rows_of: its best call as one sample, `run` the
-    RunRecord, `reference` the probe Run judging its GB/s); or a probe."""
+    """One row: its repetitions' times (a program's: its best call) or Google Benchmark's aggregates;
+    `reference` the probe Run judging its GB/s, `run` a program row's RunRecord."""
 
     def __init__(self, name, **fields):
         self.name = name  # run name without the aggregate suffix
@@ -127,8 +116,7 @@ class Run:
 
     @property
     def time(self):
-        """Median seconds per iteration: of the repetitions, else Google Benchmark's median
-        (or mean) aggregate."""
+        """Median seconds per iteration of the repetitions, else the median (or mean) aggregate."""
         return _median(self.samples) if self.samples else self._of_aggregates(_seconds)
 
     @property
@@ -144,8 +132,7 @@ class Run:
 
     @property
     def spread(self):
-        """(kind, relative value, details): 'iqr' (interquartile range / median) when there
-        are repetitions, 'cv' (stddev / mean, Google Benchmark's aggregate) otherwise."""
+        """(kind, relative value, details): 'iqr' / median of the repetitions, else 'cv' (stddev / mean)."""
         if len(self.samples) >= 2:
             q1, med, q3 = (stats.quantile(self.samples, q) for q in (0.25, 0.5, 0.75))
             return "iqr", (q3 - q1) / med if med > 0 else None, {"q1_s": q1, "q3_s": q3, "min_s": min(self.samples),
@@ -158,23 +145,19 @@ class Run:
 
     @property
     def gbps(self):
-        """GB/s: median of the repetitions' counter, else the median (mean) aggregate's."""
         return _median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps)
 
     on_device = property(lambda self: on_device(self.space))
-    # A reference's row (NumPy): on the CPU, but not one of the programs' CPU variants.
     is_reference = property(lambda self: is_reference(self.space))
     usable = property(lambda self: self.error is None and self.time is not None)
 
     @property
     def cpu_variant(self):
-        """One of the programs' CPU timings, a candidate for the best CPU time."""
         return not self.on_device and not self.is_reference and not self.crosses_link
 
     @property
     def fraction(self):
-        """GB/s as a fraction of the reference: of the link for calls that cross it (when the
-        program measured the link), else of the space's memcpy or copy probe."""
+        """GB/s over the reference's; a call crossing the link: of the link, as its program measured it."""
         if self.crosses_link:
             return self.link_fraction
         return None if self.gbps is None or self.reference is None else self.gbps / self.reference.gbps
@@ -185,8 +168,8 @@ class Run:
 
 
 def bandwidth_reference(runs, space):
-    """The tools' one reference rule: of `runs`, the memcpy probe of `space` (else, in files older than
-    it, its Kokkos copy probe) at its largest size; 'host' (one thread outside Kokkos) is judged on serial's."""
+    """The one reference rule: of `runs`, the memcpy probe of `space` (else, in files older than it, its
+    Kokkos copy probe) at its largest size; 'host' (one thread outside Kokkos) is judged on serial's."""
     space = "serial" if space == "host" else space
     for kind in ("memcpy", "copy"):
         found = [r for r in runs if r.family == f"probe/{kind}" and r.space == space and not r.error and r.gbps]
@@ -196,12 +179,11 @@ def bandwidth_reference(runs, space):
 
 
 def _median(values):
-    """One value as it is (no numpy for a program's row), else stats.median."""
     return values[0] if len(values) == 1 else stats.median(values)
 
 
 class BenchFile:
-    """A validated Google Benchmark JSON file."""
+    """A validated Google Benchmark JSON file; each run's reference the file's probe of its space."""
 
     def __init__(self, path, label=None):
         self.path, self.label = path, label
@@ -220,6 +202,9 @@ class BenchFile:
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
                 raise InputError(f"{path}: {what} (benchmark {i} has no name)")
             self._add(row)
+        refs = {space: bandwidth_reference(self.runs.values(), space) for space in self.spaces}
+        for run in self.runs.values():
+            run.reference = refs[run.space]
 
     def _add(self, row):
         aggregate = row.get("run_type") == "aggregate"
