@@ -1,5 +1,4 @@
-"""tools/nbk-report: one page (index.md, index.html) of one run or several side by side; its
-sections are listed in docs/comparing.md, and any of them may say its input is missing."""
+"""tools/nbk-report: one page (index.md, index.html) of one run or several side by side (docs/comparing.md)."""
 import argparse
 import datetime
 import json
@@ -25,15 +24,13 @@ TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE,
 # A Markdown table cell: pipes escaped, lines as <br>, never empty.
 TEMPLATES.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", "<br>") or " "
 SECTIONS = TEMPLATES.get_template("sections.md.j2").module
-# The HTML page: every value escaped unless marked safe (the body, whose record strings the
-# Markdown pass has escaped).
+# The HTML page: every value escaped but the body, whose record strings the Markdown pass escaped.
 PAGE = jinja2.Environment(loader=TEMPLATES.loader, autoescape=True,
                           undefined=jinja2.StrictUndefined).get_template("page.html.j2")
 
 
 class Doc:
-    """The page's blocks (headings, paragraphs, lists, tables, images, preformatted text,
-    folded sub-documents): Markdown by templates/report.md.j2, HTML by python3-markdown."""
+    """The page's blocks: Markdown by templates/report.md.j2, HTML by python3-markdown."""
 
     def __init__(self):
         self.blocks = []
@@ -44,37 +41,29 @@ class Doc:
     def h(self, level, text): self._add("h", level=level, text=text)
     def p(self, text): self._add("p", text=text)
     def img(self, src, alt): self._add("img", src=src, alt=alt)
-    def pre(self, text): self._add("pre", text=text)
 
     def items(self, items):
         if items := list(items):
             self._add("ul", entries=items)
 
     def table(self, headers, rows, right=()):
-        """`right`: indexes of right-aligned columns (numbers)."""
         self._add("table", headers=headers, rows=rows, right=set(right))
 
     def md(self, section, *args):
-        """A section's words, from the macro of that name in templates/sections.md.j2."""
+        """A section's words: the macro of that name in templates/sections.md.j2."""
         self._add("md", text=re.sub(r"\n{3,}", "\n\n", str(getattr(SECTIONS, section)(*args))).strip())
 
-    def details(self, summary, pre=None):
-        """A folded sub-document, returned to be filled (or holding `pre`, preformatted)."""
+    def details(self, summary, pre):
+        """A folded sub-document holding `pre`, preformatted."""
         sub = Doc()
+        sub._add("pre", text=pre)
         self._add("details", summary=summary, doc=sub)
-        if pre is not None:
-            sub.pre(pre)
-        return sub
 
     def markdown(self):
         return TEMPLATES.get_template("report.md.j2").render(doc=self)
 
-    def html(self, title):
-        return PAGE.render(title=title, body=markupsafe.Markup(self.html_body()))
-
     def html_body(self):
-        """The blocks as HTML: Markdown without raw HTML (markup from a record stays text), and
-        each folded sub-document as <details> with its summary escaped."""
+        """Markdown without raw HTML (markup from a record stays text); <details> with its summary escaped."""
         parts, plain = [], Doc()
         for b in self.blocks + [None]:
             if b is not None and b["kind"] != "details":
@@ -91,8 +80,7 @@ class Doc:
 
 
 class _NoRawHtml(markdown.extensions.Extension):
-    """Markdown that passes no HTML through (it is escaped as text) and links or images only to
-    relative addresses or http(s)."""
+    """Markdown that escapes HTML as text; links and images only to relative addresses or http(s)."""
 
     def extendMarkdown(self, md):
         md.preprocessors.deregister("html_block")
@@ -109,8 +97,6 @@ class _SafeUrls(markdown.treeprocessors.Treeprocessor):
                         not re.match(r"\s*https?://", url, re.I):
                     del el.attrib[attr]
 
-
-# ---------------------------------------------------------------------------------- machine
 
 def _spaces_text(v):
     if isinstance(v, list):
@@ -144,7 +130,7 @@ def _gpus(run):
 
 
 def machine_facts(run):
-    """(item, value) of one run's machine and build, from run.json and the files' contexts."""
+    """(item, value) of one run's machine and build, from its contexts."""
     v = run.value
     host = run.programs.get("device_info", (None, {}))[1].get("host")
     host = host if isinstance(host, dict) else {}
@@ -191,8 +177,6 @@ def machine_section(doc, runs):
             doc.details(f"Kokkos configuration of {run.label}", pre=str(config))
 
 
-# ---------------------------------------------------------------------------------- summary
-
 def summary_section(doc, runs, lines):
     groups, rows = summary.summary_table(runs, lines) if lines else ([], [])
     headers = [f"{g}: {h}" if g else h for g, subs in groups for h in subs]
@@ -220,8 +204,6 @@ def _from_text(resident, transfers):
            f"{format_elements(transfers) if transfers else 'never'}"
 
 
-# ---------------------------------------------------------------------------------- experiments
-
 def _cell_text(entry):
     if entry.error:
         return f"{NOT_COMPARABLE}: {entry.error}"
@@ -234,8 +216,7 @@ def _cell_text(entry):
 
 
 def experiment_comparison(doc, runs, experiment):
-    """One table: a row per variant and size, a column per space@run, and for device columns
-    the speed-up against the CPU runs' best at that size."""
+    """A row per variant and size, a column per space@run; beside a device's, its speed-up over the best CPU."""
     entries = [e for r in runs for e in r.entries if e.experiment == experiment]
     several = len(runs) > 1
     columns = list(dict.fromkeys((e.run, e.space) for e in entries))
@@ -251,7 +232,6 @@ def experiment_comparison(doc, runs, experiment):
         return f"{space}@{run.label}" if several else space
 
     def values(run, space, e, base):
-        """A column's cell, and the speed-up over the best CPU beside a device's."""
         return [_cell_text(e) if e else "-"] + ([format_ratio(base.time / e.time) if e and e.usable and base
                                                  else "-"] if on_device(space) else [])
 
@@ -277,8 +257,7 @@ def experiment_comparison(doc, runs, experiment):
 
 
 def workload_notes(experiment):
-    """Section Notes of the workload's lib/nbk/<experiment>/notes.md (what its figures mean and where the
-    document goes wrong, as the program prints it after its table); None where there is no such file."""
+    """The Notes of lib/nbk/<experiment>/notes.md, as the program prints them after its table; else None."""
     try:
         with open(os.path.join(record.REPO, "lib", "nbk", experiment, "notes.md"), encoding="utf-8") as f:
             _, found, rest = f.read().partition("\n## Notes\n")
@@ -298,10 +277,8 @@ def experiments_section(doc, runs):
             doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", pre=notes)
 
 
-# ---------------------------------------------------------------------------------- plots
-
 def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
-    """The PNGs write(plots) makes, each with its title; or why there are none (unless quiet)."""
+    """The PNGs write(plots) makes with their titles, or why there are none (unless quiet)."""
     if not plots_wanted:
         return doc.p("Plots not requested (--no-plots).")
     from . import plots
@@ -316,10 +293,8 @@ def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
         doc.img(os.path.basename(path), title)
 
 
-# ---------------------------------------------------------------------------------- main
-
 def build(runs, out_dir, plots_wanted=True):
-    """Writes index.md, index.html and the PNGs into out_dir; returns (written paths, summary text)."""
+    """Writes index.md, index.html and the PNGs; returns (written paths, summary text)."""
     title = "Report: " + " vs ".join(r.label for r in runs)
     os.makedirs(out_dir, exist_ok=True)
     lines = summary.summarize(runs)
@@ -340,7 +315,8 @@ def build(runs, out_dir, plots_wanted=True):
     # Google Benchmark output is compared by nbk-compare, not here: the page names the files
     doc.md("bench", runs, [b.path for r in runs for b in r.bench])
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
-    for path, text in zip(written, (doc.markdown(), doc.html(title))):
+    page = PAGE.render(title=title, body=markupsafe.Markup(doc.html_body()))
+    for path, text in zip(written, (doc.markdown(), page)):
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     return written, summary.render_text(runs, lines) if lines else ""
@@ -373,9 +349,7 @@ def _parser():
 
 
 def default_out(folder):
-    """Where a report goes without --out: FOLDER/report, unless FOLDER lies in the repository
-    outside its build/ (results/, the tests' fixtures): then build/reports/<its name>, so that
-    no report lands in the git tree."""
+    """FOLDER/report, or build/reports/<its name> for a FOLDER in the git tree outside build/ (results/)."""
     real, repo = os.path.realpath(folder), os.path.realpath(record.REPO)
     if real.startswith(repo + os.sep) and not real.startswith(os.path.join(repo, "build") + os.sep):
         return os.path.join(record.REPO, "build", "reports", os.path.basename(real))

@@ -1,6 +1,6 @@
-"""Across runs, per workload: the best CPU row (of the CPU runs; of all when each has a device),
-the best GPU rows (data resident; with transfers) at the largest size both measured, NumPy's row
-beside the CPU's (never a candidate for it), and the crossover sizes (docs/comparing.md)."""
+"""Per workload across runs: the best CPU row (of the CPU runs; of all when each has a device), the
+best GPU rows (data resident; with transfers) at the largest size both measured, NumPy's row beside
+the CPU's (never a candidate for it), and the crossover sizes (docs/comparing.md)."""
 import dataclasses
 
 from . import compare as cmpmod
@@ -12,14 +12,12 @@ NOT_COMPARABLE = "not comparable"
 
 
 class Line:
-    """The summary of one workload."""
+    """The summary of one workload: runs.rows_of's Runs."""
 
     def __init__(self, experiment):
-        self.experiment = experiment
-        self.size = None
-        self.cpu = self.resident = self.transfers = None  # runs.rows_of's Runs
+        self.experiment, self.size, self.notes = experiment, None, []
+        self.cpu = self.resident = self.transfers = None
         self.references = {}  # reference space (numpy) -> Run
-        self.notes = []
 
     def speedup(self, gpu):
         return None if self.cpu is None or gpu is None else self.cpu.time / gpu.time
@@ -37,30 +35,25 @@ def machine(run):
 
 
 def _best(entries):
-    usable = [e for e in entries if e.usable]
-    return min(usable, key=lambda e: e.time) if usable else None
+    return min((e for e in entries if e.usable), key=lambda e: e.time, default=None)
 
 
 def _cpu_run(run):
-    """A run of the programs on a CPU alone: no device, and some of the programs' CPU rows (a
-    folder of NumPy's files alone is not one)."""
+    """The programs run on a CPU alone (a folder of NumPy's files alone is not one)."""
     return not run.has_device and any(e.cpu_variant for e in run.entries)
 
 
 def cpu_runs(runs):
-    """The runs the best CPU is taken from: the CPU runs, else every run."""
     return [r for r in runs if _cpu_run(r)] or runs
 
 
 def reference_spaces(runs):
-    """The reference spaces (numpy) any run has rows of, in REFERENCE_SPACES' order."""
     found = {e.space for r in runs for e in r.entries if e.is_reference}
     return [s for s in REFERENCE_SPACES if s in found]
 
 
 def reference_runs(runs, space):
-    """The runs whose rows of a reference space the summary shows: the CPU runs' where they have
-    some (the same machine as the best CPU variant), else every run's."""
+    """The runs whose rows of a reference space are shown: the CPU runs' where they have some, else all."""
     def has(r):
         return any(e.space == space for e in r.entries)
     return [r for r in cpu_runs(runs) if has(r)] or [r for r in runs if has(r)]
@@ -72,13 +65,12 @@ def reference_label(runs, space):
     threads = {c.get("threads") for r in found for c in r.reference_contexts()
                if space in (c.get("execution_spaces") or [])}
     n = next(iter(threads)) if len(threads) == 1 else None
-    said = [found[0].label] if len(found) == 1 else []
-    said += [f"{n} thread{'' if n == 1 else 's'}"] if isinstance(n, int) else []
+    said = [found[0].label] * (len(found) == 1) + [f"{n} thread{'' if n == 1 else 's'}"] * isinstance(n, int)
     return REFERENCE_SPACES.get(space, space) + (f" ({', '.join(said)})" if said else "")
 
 
 def summarize(runs):
-    """A Line per workload measured in any run (device_info has no timings: left out)."""
+    """A Line per workload with timings in any run."""
     cpus = cpu_runs(runs)
     spaces = {s: reference_runs(runs, s) for s in reference_spaces(runs)}
     lines = []
@@ -90,59 +82,40 @@ def summarize(runs):
         cpu = [e for e in mine if e.cpu_variant and e.run in cpus]
         gpu = [e for e in mine if e.on_device]
         refs = [e for e in mine if e.is_reference and e.run in spaces[e.space]]
-        line.size = _common_size(line, cpu, gpu, refs)
+        ok_cpu, ok_gpu = {e.size for e in cpu if e.usable}, {e.size for e in gpu if e.usable}
+        if ok_cpu and ok_gpu and not ok_cpu & ok_gpu:
+            line.notes.append(f"{NOT_COMPARABLE}: CPU at {_sizes(ok_cpu)}, GPU at {_sizes(ok_gpu)}")
+        sizes = ok_cpu & ok_gpu or ok_cpu or ok_gpu or {e.size for e in refs if e.usable} or \
+            {e.size for e in cpu + gpu + refs}
+        line.size = max(sizes, key=size_sort_key) if sizes else ""
         at = [e for e in cpu + gpu + refs if e.size == line.size]
         line.cpu = _best(e for e in at if e.cpu_variant)
         line.resident = _best(e for e in at if e.on_device and not e.crosses_link)
         line.transfers = _best(e for e in at if e.on_device and e.crosses_link)
-        for space in spaces:
-            # the reference's row of the best CPU variant's variant, else its fastest
+        for space in spaces:  # the reference's row of the best CPU variant's variant, else its fastest
             mine = [e for e in at if e.space == space and e.usable]
             line.references[space] = _best([e for e in mine if line.cpu and e.variant == line.cpu.variant] or mine)
             measured = {e.size for e in refs if e.space == space and e.usable}
             if line.references[space] is None and measured:
                 line.notes.append(f"{REFERENCE_SPACES[space]} not at {format_size(line.size)} "
                                   f"(measured at {_sizes(measured)})")
-        failed = [e for e in at if e.error]
-        if failed:
+        if failed := [e for e in at if e.error]:
             line.notes.append(f"{len(failed)} row(s) {failed[0].error}: left out")
         lines.append(line)
     return lines
-
-
-def _common_size(line, cpu, gpu, refs=()):
-    ok_cpu = {e.size for e in cpu if e.usable}
-    ok_gpu = {e.size for e in gpu if e.usable}
-    common = ok_cpu & ok_gpu
-    if common:
-        return max(common, key=size_sort_key)
-    if ok_cpu and ok_gpu:
-        line.notes.append(f"{NOT_COMPARABLE}: CPU at {_sizes(ok_cpu)}, GPU at {_sizes(ok_gpu)}")
-        return max(ok_cpu, key=size_sort_key)
-    every = ok_cpu | ok_gpu or {e.size for e in refs if e.usable} or {e.size for e in cpu + gpu + list(refs)}
-    return max(every, key=size_sort_key) if every else ""
 
 
 def _sizes(sizes):
     return ", ".join(format_size(s) for s in sorted(sizes, key=size_sort_key))
 
 
-# ---------------------------------------------------------------------------------- crossover
-
 def crossover(points):
-    """Smallest elements from which the device is faster at every larger size of
-    [(elements, host_s, device_s)]; None when it is not faster at the largest."""
+    """The smallest elements from which the device is faster at every larger size of [(elements, host_s,
+    device_s)]; None when it is not faster at the largest."""
     wins_from = None
     for elements, host, device in sorted(p for p in points if p[1] and p[2]):
         wins_from = (elements if wins_from is None else wins_from) if device < host else None
     return wins_from
-
-
-def sweeps_of(data):
-    """A program's size sweeps: "sweeps", one per host/device variant pair; "sweep" in files
-    written before there could be several."""
-    found = data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]
-    return [s for s in found if isinstance(s, dict) and isinstance(s.get("points"), list) and s["points"]]
 
 
 def _points(sweep, key):
@@ -152,9 +125,8 @@ def _points(sweep, key):
 
 @dataclasses.dataclass
 class Crossover:
-    """One sweep (a workload, or a precision of one) across runs: `own`, run label ->
-    (resident from, with transfers from) or None (no device); `across`, (cpu label, gpu label,
-    resident from, with transfers from); `sweeps`, run label -> sweep."""
+    """A sweep across runs: `own` run label -> (resident from, with transfers from), None without a device;
+    `across` (cpu label, gpu label, resident from, with transfers from); `sweeps` run label -> sweep."""
     experiment: str
     name: str
     own: dict = dataclasses.field(default_factory=dict)
@@ -163,21 +135,25 @@ class Crossover:
 
 
 def crossovers(runs):
-    """Per sweep: each run's own crossover, and the CPU runs' host times against the GPU
-    runs' device times at the sizes both measured."""
+    """Per sweep: each run's own crossover, and the CPU runs' host times against the GPU runs' device times."""
     found = {}
+
+    def at(x):
+        return x.get("elements") if isinstance(x, dict) and isinstance(x.get("elements"), int) else None
     for run in runs:
         for experiment, (_, data) in run.programs.items():
-            for sweep in sweeps_of(data):
-                key = (experiment, sweep.get("host_variant") or "")
-                c = found.setdefault(key, Crossover(*key))
+            # "sweeps", one per host/device variant pair; "sweep" in older files
+            for sweep in data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]:
+                if not isinstance(sweep, dict) or not isinstance(sweep.get("points"), list) or not sweep["points"]:
+                    continue
+                c = found.setdefault((experiment, sweep.get("host_variant") or ""),
+                                     Crossover(experiment, sweep.get("host_variant") or ""))
                 c.sweeps[run.label] = sweep
-                c.own[run.label] = (_elements(sweep.get("device_wins_from_resident")),
-                                    _elements(sweep.get("device_wins_from_with_transfers"))) \
+                c.own[run.label] = (at(sweep.get("device_wins_from_resident")),
+                                    at(sweep.get("device_wins_from_with_transfers"))) \
                     if sweep.get("device_space") else None
-    cpus = cpu_runs(runs)
     for c in found.values():
-        for cpu in cpus:
+        for cpu in cpu_runs(runs):
             for gpu in runs:
                 if gpu is cpu or not c.sweeps.get(gpu.label, {}).get("device_space") or cpu.label not in c.sweeps:
                     continue
@@ -189,60 +165,48 @@ def crossovers(runs):
     return sorted(found.values(), key=lambda c: (order.index(c.experiment), c.name))
 
 
-def _elements(at):
-    return at.get("elements") if isinstance(at, dict) and isinstance(at.get("elements"), int) else None
-
-
-# ---------------------------------------------------------------------------------- text
-
-def _where(entry, runs_shown, space=True):
-    """'variant space' (and '@run' when several runs could have given it)."""
-    text = entry.variant.replace(TRANSFERS, "") + (f" {entry.space}" if space else "")
-    return f"{text}@{entry.run.label}" if runs_shown > 1 else text
+def _cells(entry, runs_shown, space=True):
+    """'variant space' ('@run' where several runs could give it), its time and % of its reference."""
+    where = entry.variant.replace(TRANSFERS, "") + (f" {entry.space}" if space else "")
+    where += f"@{entry.run.label}" if runs_shown > 1 else ""
+    if not space:
+        return [where, format_time(entry.time)]
+    kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
+    return [where, format_time(entry.time), "-" if entry.fraction is None else format_pct(entry.fraction) + kind]
 
 
 def summary_table(runs, lines):
-    """Header groups and rows of the summary (for text and HTML alike)."""
-    cpus = cpu_runs(runs)
-    gpus = [r for r in runs if r.has_device]
-    cpu_label = f"best CPU ({cpus[0].label})" if len(cpus) == 1 else "best CPU"
+    """Header groups and rows of the summary, for text and HTML alike; a group no row fills is left out."""
+    cpus, gpus, references = cpu_runs(runs), [r for r in runs if r.has_device], reference_spaces(runs)
     gpu_label = f" ({gpus[0].label})" if len(gpus) == 1 else ""
-    references = reference_spaces(runs)
-    groups = [("", ["workload", "size"]), (cpu_label, ["variant", "time", "% ref"])]
+    groups = [("", ["workload", "size"]),
+              (f"best CPU ({cpus[0].label})" if len(cpus) == 1 else "best CPU", ["variant", "time", "% ref"])]
     groups += [(reference_label(runs, space), ["variant", "time", "CPU speed-up"]) for space in references]
     groups += [("best GPU" + gpu_label + ", data resident", ["variant", "time", "% ref", "speed-up"]),
                ("best GPU" + gpu_label + ", with transfers", ["variant", "time", "% link", "speed-up"])]
     rows = []
     for line in lines:
-        row = [line.experiment, format_size(line.size) or "-"]
-        row += _cells(line.cpu, len(cpus)) if line.cpu else ["-", "-", "-"]
+        row = [line.experiment, format_size(line.size) or "-"] + (_cells(line.cpu, len(cpus)) if line.cpu else
+                                                                   ["-"] * 3)
         for space in references:
-            ref, shown = line.references.get(space), len(reference_runs(runs, space))
-            row += [_where(ref, shown, space=False), format_time(ref.time),
-                    format_ratio(line.cpu_speedup(space))] if ref else ["-"] * 3
+            ref = line.references.get(space)
+            row += _cells(ref, len(reference_runs(runs, space)), False) + [format_ratio(line.cpu_speedup(space))] \
+                if ref else ["-"] * 3
         for gpu in (line.resident, line.transfers):
-            row += (_cells(gpu, len(gpus)) + [format_ratio(line.speedup(gpu))]) if gpu else ["-"] * 4
+            row += _cells(gpu, len(gpus)) + [format_ratio(line.speedup(gpu))] if gpu else ["-"] * 4
         rows.append(row)
-    # a group with no value in any row (the GPU's, for runs without one) is left out
     starts = [0]
     for _, subs in groups:
         starts.append(starts[-1] + len(subs))
-    kept = [i for i, (a, b) in enumerate(zip(starts, starts[1:]))
-            if i == 0 or any(r[a:b] != ["-"] * (b - a) for r in rows)]
+    kept = [i for i, (a, b) in enumerate(zip(starts, starts[1:])) if i == 0 or any(r[a:b] != ["-"] * (b - a)
+                                                                                   for r in rows)]
     columns = [c for i in kept for c in range(starts[i], starts[i + 1])]
     return [groups[i] for i in kept], [[r[c] for c in columns] for r in rows]
 
 
 def text_columns(groups):
-    """Indexes of the summary's columns of names (workload, size, variant): left-aligned."""
-    headers = [h for _, subs in groups for h in subs]
-    return [i for i, h in enumerate(headers) if h in ("workload", "size", "variant")]
-
-
-def _cells(entry, runs_shown):
-    kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
-    return [_where(entry, runs_shown), format_time(entry.time),
-            "-" if entry.fraction is None else format_pct(entry.fraction) + kind]
+    """The left-aligned columns: workload, size, variant."""
+    return [i for i, h in enumerate(h for _, subs in groups for h in subs) if h in ("workload", "size", "variant")]
 
 
 def legend(runs, lines):
@@ -263,17 +227,15 @@ def legend(runs, lines):
                    "the best CPU variant's (>1: ours is faster), only where both ran on one machine. From "
                    f"{', '.join(r.label for r in reference_runs(runs, space))}."
                    + (f" Another machine than the best CPU row's, so no speed-up: {', '.join(apart)}." if apart else ""))
-    over = [f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
-            if line.transfers and (line.transfers.fraction or 0) > 1]
-    if over:
+    if over := [f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
+                if line.transfers and (line.transfers.fraction or 0) > 1]:
         out.append(f"% link above 100% ({', '.join(over)}): % link is the time the reads take up and the writes "
                    "back at the pageable copy rates the program measured, one after the other, over the call's time; "
                    "these calls beat that bound (their copies overlap, or run faster than pageable ones).")
-    out += [f"{line.experiment}: {note}" for line in lines for note in line.notes]
-    return out
+    return out + [f"{line.experiment}: {note}" for line in lines for note in line.notes]
 
 
 def render_text(runs, lines):
     groups, rows = summary_table(runs, lines)
-    text = cmpmod.render_text_table(groups, rows, left=text_columns(groups))
-    return text + "\n" + "\n".join(legend(runs, lines)) + "\n"
+    return cmpmod.render_text_table(groups, rows, left=text_columns(groups)) + "\n" + "\n".join(legend(runs, lines)) \
+        + "\n"
