@@ -67,8 +67,7 @@ def compare_main(argv=None):
     args = parser().parse_args(argv if argv[:1] in (["compare"], ["regress"]) else ["compare"] + argv)
     try:
         if args.mode == "regress":
-            reg = cmpmod.Regression(*open_inputs([args.before, args.after]), threshold=args.threshold,
-                                    alpha=args.alpha)
+            reg = cmpmod.Regression(*open_inputs([args.before, args.after]), threshold=args.threshold, alpha=args.alpha)
             text, doc, rc = cmpmod.render_regress_text(reg), cmpmod.regress_doc(reg), 1 if reg.failures else 0
         else:
             cmp = cmpmod.Comparison(list(open_inputs(args.files, args.label)), alpha=args.alpha,

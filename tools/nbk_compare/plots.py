@@ -1,5 +1,5 @@
-"""nbk-report's PNG plots with matplotlib's Agg backend: speedup.png (the answer at a glance), then
-small multiples paged so that no figure is taller than MAX_HEIGHT_PX: times.png, sweeps.png."""
+"""nbk-report's PNG plots (matplotlib's Agg): speedup.png, the answer at a glance, and times.png, small
+multiples paged so that no figure is taller than MAX_HEIGHT_PX."""
 import math
 import os
 import struct
@@ -7,7 +7,7 @@ import sys
 
 from .fmt import format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES
-from .summary import _points, cpu_runs, crossover, reference_runs, reference_spaces
+from .summary import cpu_runs, crossover, reference_runs, reference_spaces
 
 
 class PlotsUnavailable(Exception):
@@ -32,7 +32,7 @@ MAX_HEIGHT_PX = 1600  # no figure taller: a page shows it whole
 
 
 def _save(fig, canvas_cls, path):
-    """Writes the PNG; one that comes out taller than MAX_HEIGHT_PX is written again smaller."""
+    """Writes the PNG, again smaller if it came out taller than MAX_HEIGHT_PX."""
     canvas_cls(fig)
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
     height = png_size(path)[1]
@@ -42,7 +42,6 @@ def _save(fig, canvas_cls, path):
 
 
 def png_size(path):
-    """(width, height) of a PNG file."""
     with open(path, "rb") as f:
         head = f.read(24)
     if head[:8] != b"\x89PNG\r\n\x1a\n":
@@ -51,8 +50,7 @@ def png_size(path):
 
 
 def _style_time_axes(ax, ticker, title=None):
-    """Log-log, powers of two along x, times along y labelled at whole decades only (one style, never
-    10^-1 beside 10 ms), the y range whole decades so that a few % never fills the panel."""
+    """Log-log; times labelled at whole decades in one style, the range whole decades (a few % never fills it)."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
@@ -69,26 +67,21 @@ def _style_time_axes(ax, ticker, title=None):
 
 
 def _unit_ticks(ticker, largest):
-    """Ticks of a linear time axis from 0, all in the unit of its largest value."""
     unit, scale = next(((u, s) for u, s in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)) if largest >= s), ("ns", 1e-9))
     return ticker.FuncFormatter(lambda v, _: f"{v / scale:g} {unit}")
 
-
-# ---------------------------------------------------------------------------------- runs
 
 PANEL_W, PANEL_H, COLUMNS = 4.2, 2.7, 4  # inches; a page of small multiples is COLUMNS wide
 
 
 def _grid_pages(n):
-    """[(first, count)] of n panels on pages whose height stays under MAX_HEIGHT_PX."""
     rows = max(1, int((MAX_HEIGHT_PX / DPI - 1.0) // PANEL_H))
     per = rows * COLUMNS
     return [(i, min(per, n - i)) for i in range(0, n, per)]
 
 
 def _small_multiples(panels, draw, path, title):
-    """One panel per item of `panels`, drawn by draw(ax, item); pages of them (path, path-2,
-    ...) so that none is taller than MAX_HEIGHT_PX. Returns the paths written."""
+    """A panel per item drawn by draw(ax, item), on pages (path, path-2, ...) no taller than MAX_HEIGHT_PX."""
     Figure, Canvas, _ = _matplotlib()
     written = []
     for k, (first, count) in enumerate(_grid_pages(len(panels))):
@@ -106,28 +99,7 @@ def _small_multiples(panels, draw, path, title):
     return written
 
 
-def _barh(ax, values, labels, colors, texts, title):
-    """Horizontal bars, top down, each with its text at its end."""
-    ys = range(len(values))
-    ax.barh(ys, values, color=colors, height=0.6)
-    for y, v, text in zip(ys, values, texts):
-        ax.annotate(text, (v, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
-    ax.set_yticks(list(ys), labels, fontsize=7)
-    ax.invert_yaxis()
-    ax.tick_params(axis="x", labelsize=7)
-    ax.grid(axis="x", alpha=0.3)
-    ax.set_title(title, fontsize=9, loc="left")
-
-
-def _mark(ax, at, text, **rotation):
-    """A crossover: a vertical line at `at` elements and its words at the bottom."""
-    ax.axvline(at, color="black", linewidth=0.8, alpha=0.6)
-    ax.annotate(f"{text} from {format_size(str(at))}", (at, 0.02), xycoords=("data", "axes fraction"), fontsize=6,
-                xytext=(2, 0), textcoords="offset points", **rotation)
-
-
 def _curves_by_size(entries, pick):
-    """{elements: best time} of the usable entries `pick` keeps."""
     best = {}
     for e in entries:
         if e.usable and e.elements and pick(e):
@@ -136,10 +108,8 @@ def _curves_by_size(entries, pick):
 
 
 def plot_run_times(runs, lines, path):
-    """Per workload: best time against elements, for each CPU run's CPU rows, the NumPy
-    reference's rows (dash-dot, not in the crossover) and each GPU run's device rows, resident
-    and with transfers; a vertical line where the GPU (resident) becomes faster at every larger
-    size."""
+    """Per workload: best time against elements of each CPU run, NumPy, each GPU run resident and with
+    transfers; a line where the GPU (resident) wins from; a workload of one size as bars."""
     _, _, ticker = _matplotlib()
     cpus = cpu_runs(runs)
     gpus = [r for r in runs if r.has_device]
@@ -157,9 +127,15 @@ def plot_run_times(runs, lines, path):
         """A workload of one size: each curve's best time as a bar on a linear axis from 0."""
         found = [(label, xy[0][1], i) for i, (label, _, _, pick) in enumerate(curves)
                  if (xy := _curves_by_size(mine, pick))]
+        ax.barh(range(len(found)), [t for _, t, _ in found], color=[f"C{i % 10}" for _, _, i in found], height=0.6)
+        for y, (_, t, _) in enumerate(found):
+            ax.annotate(format_time(t), (t, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
+        ax.set_yticks(range(len(found)), [label for label, _, _ in found], fontsize=7)
+        ax.invert_yaxis()
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", alpha=0.3)
         size = next(e.size for e in mine if e.usable and e.elements)
-        _barh(ax, [t for _, t, _ in found], [label for label, _, _ in found], [f"C{i % 10}" for _, _, i in found],
-              [format_time(t) for _, t, _ in found], f"{line.experiment} {format_size(size)}: best time")
+        ax.set_title(f"{line.experiment} {format_size(size)}: best time", fontsize=9, loc="left")
         largest = max(t for _, t, _ in found)
         ax.set_xlim(0, largest * 1.3)
         ax.xaxis.set_major_formatter(_unit_ticks(ticker, largest))
@@ -172,8 +148,7 @@ def plot_run_times(runs, lines, path):
         for i, (label, style, marker, pick) in enumerate(curves):
             xy = _curves_by_size(mine, pick)
             if xy:
-                ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=f"C{i % 10}",
-                        label=label)
+                ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=f"C{i % 10}", label=label)
             if label.startswith("CPU"):
                 for n, t in xy:
                     cpu_best[n] = min(cpu_best.get(n, t), t)
@@ -181,45 +156,18 @@ def plot_run_times(runs, lines, path):
             gpu = dict(_curves_by_size(mine, lambda e, r=r: e.run is r and e.on_device and not e.crosses_link))
             at = crossover([(n, cpu_best.get(n), t) for n, t in gpu.items()]) if len(gpu) > 1 else None
             if at:
-                _mark(ax, at, f"GPU {r.label} wins")
+                ax.axvline(at, color="black", linewidth=0.8, alpha=0.6)
+                ax.annotate(f"GPU {r.label} wins from {format_size(str(at))}", (at, 0.02), fontsize=6,
+                            xycoords=("data", "axes fraction"), xytext=(2, 0), textcoords="offset points")
         _style_time_axes(ax, ticker, f"{line.experiment}")
         ax.legend(fontsize=6, loc="best")
 
     return _small_multiples(lines, draw, path, "Best time per call against elements (log-log), per workload and run")
 
 
-def plot_run_sweeps(found, path):
-    """Per size sweep: host times of every run, device times resident and with transfers,
-    and the crossovers (each run's own and CPU run against GPU run) as vertical lines."""
-    _, _, ticker = _matplotlib()
-
-    def draw(ax, c):
-        i = 0
-        for label, sweep in c.sweeps.items():
-            keys = [("host_s", f"{sweep.get('host_space') or 'host'}@{label}", "-", "o")]
-            if sweep.get("device_space"):
-                keys += [("device_resident_s", f"{sweep['device_space']}@{label} resident", "--", "s"),
-                         ("device_with_transfers_s", f"{sweep['device_space']}@{label} + transfers", ":", "^")]
-            for key, name, style, marker in keys:
-                xy = [(n, t) for n, t in sorted(_points(sweep, key).items()) if t > 0]
-                if xy:
-                    ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=3, color=f"C{i % 10}",
-                            label=name)
-                i += 1
-        marks = [(res, f"{gpu} resident beats {cpu}") for cpu, gpu, res, _ in c.across if res]
-        marks += [(own[0], f"{label}'s own") for label, own in c.own.items() if own and own[0]]
-        for at, text in marks:
-            _mark(ax, at, text, rotation=90)
-        _style_time_axes(ax, ticker, f"{c.experiment} {c.name}".strip() + ": sweep")
-        ax.legend(fontsize=6, loc="upper left")
-
-    return _small_multiples(found, draw, path, "Size sweeps: time against elements (log-log) and the crossovers")
-
-
 def plot_speedups(lines, path):
-    """The answer at a glance: per workload, the speed-up over the best CPU row of the best GPU row
-    (data resident, and with transfers) and of NumPy, bars on one log axis; a series with no value
-    anywhere is left out. None when there is no speed-up to draw."""
+    """The answer at a glance: per workload the best GPU rows' and NumPy's speed-up over the best CPU row,
+    bars on one log axis; None when there is none."""
     Figure, Canvas, ticker = _matplotlib()
     series = [("best GPU, data resident", lambda line: line.speedup(line.resident)),
               ("best GPU, with transfers", lambda line: line.speedup(line.transfers)),
@@ -256,15 +204,11 @@ def plot_speedups(lines, path):
     return _save(fig, Canvas, path)
 
 
-def write_run_plots(runs, lines, found, out_dir):
-    """The report's plots of runs: [(path, title)]."""
+def write_run_plots(runs, lines, out_dir):
+    """times.png (and times-2.png, ... where it takes pages): [(path, title)]."""
     _matplotlib()
     os.makedirs(out_dir, exist_ok=True)
-    written = []
     timed = [line for line in lines if any(e.elements for r in runs for e in r.entries if e.experiment == line.experiment)]
-    for paths, title in ((plot_run_times(runs, timed, os.path.join(out_dir, "times.png")) if timed else [],
-                          "Time against size, per workload and run"),
-                         (plot_run_sweeps(found, os.path.join(out_dir, "sweeps.png")) if found else [],
-                          "Size sweeps and crossovers")):
-        written += [(p, title if len(paths) == 1 else f"{title} ({i + 1} of {len(paths)})") for i, p in enumerate(paths)]
-    return written
+    paths = plot_run_times(runs, timed, os.path.join(out_dir, "times.png")) if timed else []
+    return [(p, "Time against size, per workload and run" + (f" ({i + 1} of {len(paths)})" if len(paths) > 1 else ""))
+            for i, p in enumerate(paths)]

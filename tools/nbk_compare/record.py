@@ -18,8 +18,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line, exit 2 (the tools' convention for bad input);
-    its subcommands' parsers are of this class too."""
+    """argparse whose errors are one line, exit 2 (its subcommands' parsers too)."""
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -39,7 +38,7 @@ def checked(convert, ok, rule):
 
 
 def experiments():
-    """The experiments of experiments.txt in its order (the list CMake builds a program for); [] without it."""
+    """experiments.txt's list, in its order; [] without it."""
     try:
         with open(os.path.join(REPO, "experiments.txt"), encoding="utf-8") as f:
             return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
@@ -48,7 +47,6 @@ def experiments():
 
 
 def _safe(text):
-    """A piece of a folder name: letters, digits, '.', '_', '+' and '-' only."""
     return re.sub(r"[^A-Za-z0-9._+-]+", "_", text).strip("_") or "unknown"
 
 
@@ -120,7 +118,7 @@ def _utc_now():
 
 
 def start(root, preset, command, build_dir, when=None):
-    """Creates the run folder and its run.json (what is known before the programs run)."""
+    """Creates the run folder and its run.json."""
     when = when or _utc_now()
     rev, dirty = git_revision()
     host = socket.gethostname()
@@ -135,7 +133,6 @@ def start(root, preset, command, build_dir, when=None):
 
 
 def _program_contexts(path):
-    """The "context" objects of the programs' JSON in a run folder, by file name."""
     found = {}
     for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
         data = _json(os.path.join(path, name)) if name.endswith(".json") and name != RUN_FILE else None
@@ -145,7 +142,6 @@ def _program_contexts(path):
 
 
 def _json(path):
-    """The JSON in a file (gbench.load_json, the tools' one reader); None where it cannot be read or parsed."""
     from .gbench import InputError, load_json
     try:
         return load_json(path)
@@ -154,9 +150,7 @@ def _json(path):
 
 
 def numpy_record(path, code):
-    """What run.json says of the NumPy reference: its exit code and, from the files it wrote in
-    RUN/numpy/, NumPy's version, its threads and its BLAS; "ran": false when it wrote none (no
-    NumPy for the interpreter: it said so in run.log)."""
+    """run.json's "numpy": nbk-numpy's exit code, and NumPy's version, threads and BLAS from RUN/numpy/."""
     contexts = _program_contexts(os.path.join(path, NUMPY_FOLDER))
     first = next(iter(contexts.values()), {})
     out = {"tool": "tools/nbk-numpy", "exit_code": code, "ran": bool(contexts), "files": sorted(contexts)}
@@ -165,8 +159,7 @@ def numpy_record(path, code):
 
 
 def finish(path, statuses=(), numpy=None):
-    """Adds what the programs reported (Kokkos, their files and exit codes) to run.json, and
-    the NumPy reference's record when it was run (`numpy`: its exit code)."""
+    """Adds the programs' Kokkos, files and exit codes to run.json, and NumPy's record (`numpy`: its exit code)."""
     context = read_context(path) or {"format": FORMAT, "name": os.path.basename(path)}
     programs = _program_contexts(path)
     first = next(iter(programs.values()), {})
@@ -194,7 +187,7 @@ def write_context(path, context):
 
 
 def read_context(path):
-    """run.json of a run folder as a dict, {} when absent; None when unreadable."""
+    """run.json as a dict, {} when absent, None when unreadable."""
     file = os.path.join(path, RUN_FILE)
     if not os.path.exists(file):
         return {}

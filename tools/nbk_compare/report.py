@@ -310,7 +310,7 @@ def build(runs, out_dir, plots_wanted=True):
     machine_section(doc, runs)
     crossover_section(doc, runs, found)
     doc.h(2, "Plots")
-    _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, found, out_dir), "Nothing to plot.")
+    _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
     # Google Benchmark output is compared by nbk-compare, not here: the page names the files
     doc.md("bench", runs, [b.path for r in runs for b in r.bench])

@@ -359,8 +359,7 @@ def build_gaussian(np, size, seed):
     reference = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
     case = Case("pdf", lambda: np.exp(np.float32(-0.5) * ((x - mean) / sigma) ** 2) / (sigma * sqrt_2pi),
                 _close(np, reference, 32), 8 * n, moves=ALLOCATES.format("p"))
-    return Problem({"element_type": "float32", "seed": seed, "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"},
-                   [case])
+    return Problem({"element_type": "float32", "seed": seed, "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"}, [case])
 
 
 @workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,

@@ -21,7 +21,7 @@ class Plots(unittest.TestCase):
             rc, _, err = run_tool("nbk-report", cpu, gpu, "--out", out, "--quiet")
             self.assertEqual(rc, 0, err)
             pngs = sorted(n for n in os.listdir(out) if n.endswith(".png"))
-            self.assertEqual(pngs, ["speedup.png", "sweeps.png", "times.png"])
+            self.assertEqual(pngs, ["speedup.png", "times.png"])
             md = read(os.path.join(out, "index.md"))
             self.assertLess(md.index("](speedup.png)"), md.index("## Summary"))  # the first thing shown
             for name in pngs:
