@@ -1,5 +1,4 @@
-"""Every number the tools print, formatted once: times, GB/s, ratios, shares, p-values, sizes,
-element counts, and a NumPy reference's BLAS."""
+"""Every number the tools print, formatted once."""
 import re
 
 MISSING = "-"
@@ -48,7 +47,7 @@ def format_elements(n):
 
 
 def blas_text(context):
-    """'OpenBLAS (/usr/lib/.../libopenblasp-r0.3.21.so, reports 1 thread(s))' of a NumPy reference's context."""
+    """'OpenBLAS (/usr/lib/.../libopenblasp-r0.3.21.so, reports 1 thread(s))' of NumPy's context."""
     said = context.get("blas_threads")
     return (f"{context.get('blas') or 'unknown'} ({context.get('blas_library') or 'library not found'}"
             + (f", reports {said} thread(s)" if said is not None else "") + ")")

@@ -168,8 +168,8 @@ class Run:
 
 
 def bandwidth_reference(runs, space):
-    """The one reference rule: of `runs`, the memcpy probe of `space` (else, in files older than it, its
-    Kokkos copy probe) at its largest size; 'host' (one thread outside Kokkos) is judged on serial's."""
+    """The one reference rule: of `runs`, the memcpy probe of `space` (else, in older files, its copy probe)
+    at its largest size; 'host' (one thread outside Kokkos) is judged on serial's."""
     space = "serial" if space == "host" else space
     for kind in ("memcpy", "copy"):
         found = [r for r in runs if r.family == f"probe/{kind}" and r.space == space and not r.error and r.gbps]

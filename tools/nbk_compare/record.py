@@ -1,6 +1,5 @@
-"""Run records (tools/nbk-run-record): a run folder, named <host>-<preset>-<revision>-<UTC date>
-and never reused, and its run.json (host, CPU, GPUs, preset, git revision, Kokkos, compiler,
-command, dates, the NumPy reference); docs/comparing.md says what the folder holds."""
+"""Run records (tools/nbk-run-record): a folder <host>-<preset>-<revision>-<UTC date>, never reused, and
+its run.json (host, CPU, GPUs, preset, revision, Kokkos, compiler, command, dates, NumPy; docs/comparing.md)."""
 import argparse
 import datetime
 import json

@@ -1,13 +1,9 @@
-"""Order statistics (numpy) and the two-sided Mann-Whitney U test (scipy), as Google Benchmark's
-compare.py runs it: scipy.stats.mannwhitneyu. The exact null distribution is asked for up to
-EXACT_MAX samples a side when there are no ties (scipy's "auto" stops at 8: with the 3 to 9
-repetitions benchmarks usually have, the normal approximation is poor); with ties, the normal
-approximation with tie and continuity correction."""
+"""Quantiles (numpy) and the two-sided Mann-Whitney U test (scipy.stats.mannwhitneyu, as Google Benchmark's
+compare.py): exact without ties up to EXACT_MAX a side (scipy's "auto" stops at 8, where the normal
+approximation is poor for 3 to 9 repetitions), else normal with tie and continuity correction."""
 import math
 
-# numpy and scipy.stats are imported where they are used: scipy.stats alone takes ~0.4 s to
-# import, which every run of a tool would pay (the tools' tests run them hundreds of times),
-# while most runs never compute a quantile or a U test.
+# numpy and scipy are imported where used: scipy.stats alone takes ~0.4 s, most runs need neither.
 
 EXACT_MAX = 50
 

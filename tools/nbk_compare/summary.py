@@ -125,8 +125,8 @@ def _points(sweep, key):
 
 @dataclasses.dataclass
 class Crossover:
-    """A sweep across runs: `own` run label -> (resident from, with transfers from), None without a device;
-    `across` (cpu label, gpu label, resident from, with transfers from); `sweeps` run label -> sweep."""
+    """A sweep across runs: `own` label -> (resident from, with transfers from) or None (no device), `across`
+    [(cpu label, gpu label, resident from, with transfers from)]."""
     experiment: str
     name: str
     own: dict = dataclasses.field(default_factory=dict)

@@ -156,9 +156,8 @@ _ALL = {}
 
 
 def workload(name, title, document, rank, variants, repetitions, seeded, sizes):
-    """Registers build(np, size, seed) -> Problem for one experiment: `variants` maps the programs' variant
-    names to the expression timed, or (expression, the document's figure); `sizes`: the programs' defaults
-    (their --help, which a test checks against the newest GPU record)."""
+    """Registers build(np, size, seed) -> Problem: `variants` maps the programs' variant names to the expression
+    timed, or (expression, the document's figure); `sizes`: the programs' defaults (a test checks them)."""
     variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
 
     def register(fn):
@@ -586,9 +585,8 @@ def memcpy_probe(np, elements, repetitions=10):
 
 
 def time_case(case, repetitions, budget):
-    """A first call, then up to `repetitions` calls, stopping once the calls (the first included)
-    have taken `budget` seconds and two were timed, as the programs' --budget does: (first,
-    [timed seconds]); each result recorded outside the clock, the garbage collector off."""
+    """A first call, then up to `repetitions` until the calls took `budget` seconds and two were timed (the
+    programs' --budget): (first, [timed seconds]); results recorded outside the clock, no garbage collector."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -676,15 +674,10 @@ def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe,
 
 
 DESCRIPTION = f"""\
-The documents' NumPy line as a reference run: NumPy's expression of each element-wise and
-reduction workload at the programs' sizes (of their JSON beside --out, else their defaults:
---list), timed like the programs and written as <experiment>.json in their format, space
-"numpy", their variant names. Rows are "verified" only where an independent check passed.
-
-  nbk-numpy --threads 1                         every experiment
-  nbk-numpy --only sum,sin_exp --repetitions 3
-  nbk-numpy --size pi=1536x10000 --only pi      a size of its own
-  nbk-numpy --scale 0.01                        every first extent scaled (quick runs)
+NumPy's expression of each workload at the programs' sizes (of their JSON beside --out, else
+their defaults: --list), timed like the programs and written as <experiment>.json in their
+format, space "numpy", their variant names; "verified" only where an independent check passed.
+  nbk-numpy --only sum,sin_exp --repetitions 3 --size sum=2^20 --scale 0.01
 
 Without NumPy ({sys.executable} has none: apt-get install python3-numpy): one line, exit 2,
 nothing written. Bad input: one line, exit 2. A failed check: the JSON is written, exit 1.
@@ -701,21 +694,16 @@ _BUDGET = record.checked(float, lambda v: math.isfinite(v) and v >= 0, "must be 
 
 def parse_args(argv):
     p = record.Parser(prog=PROG, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
-                   help="where <experiment>.json go (default: build/numpy/results in the repository)")
+    p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT, help="where <experiment>.json go (build/numpy/results)")
     p.add_argument("--only", action="append", default=[], metavar="EXP[,EXP]", help="run only these experiments")
-    p.add_argument("--list", action="store_true", help="list the experiments, sizes and expressions, and exit")
-    p.add_argument("--size", action="append", default=[], metavar="EXP=SIZE[,SIZE]",
-                   help="sizes of one experiment in the programs' forms (N, 2^K, AxB, AxBxC); repeatable")
-    p.add_argument("--scale", metavar="F", type=_SCALE,
-                   help="multiply the first extent of every default size by F (> 0)")
-    p.add_argument("--repetitions", metavar="N", type=_COUNT,
-                   help="timed calls after the first (default: the program's, 5 for most, 3 for pi, 1 for add_one)")
+    p.add_argument("--list", action="store_true", help="list the experiments, sizes and expressions")
+    p.add_argument("--size", action="append", default=[], metavar="EXP=SIZE[,SIZE]", help="N, 2^K, AxB or AxBxC")
+    p.add_argument("--scale", metavar="F", type=_SCALE, help="multiply the first extent of every default size by F")
+    p.add_argument("--repetitions", metavar="N", type=_COUNT, help="timed calls after the first (the program's)")
     p.add_argument("--budget", metavar="S", type=_BUDGET, default=1.0,
-                   help="stop repeating a case once its calls, the first included, took S seconds and two "
-                        "were timed (default 1, as the programs; 0: every repetition)")
-    p.add_argument("--threads", metavar="N", type=_COUNT, default=1, help="BLAS/OpenMP threads for NumPy (default 1)")
-    p.add_argument("--seed", metavar="N", type=_SEED, default=1, help="seed of the input data (default 1)")
+                   help="no more calls once they took S seconds and two were timed (default 1; 0: none)")
+    p.add_argument("--threads", metavar="N", type=_COUNT, default=1, help="BLAS/OpenMP threads (default 1)")
+    p.add_argument("--seed", metavar="N", type=_SEED, default=1, help="seed of the inputs (default 1)")
     p.add_argument("--probe-size", metavar="N", type=_COUNT, default=DEFAULT_PROBE,
                    help="doubles per array of the np.copyto probe (default 2^25)")
     a = p.parse_args(argv)
@@ -743,8 +731,7 @@ def parse_args(argv):
 
 
 def sizes_of(args, workload):
-    """--size's, else those of the programs' JSON beside --out (RUN/<experiment>.json for --out RUN/numpy,
-    as scripts/run-experiments.sh runs it), else the programs' defaults; --scale scales the first extent."""
+    """--size's, else those of the programs' JSON beside --out (RUN/ for RUN/numpy), else the defaults."""
     if workload.name in args.sizes:
         return args.sizes[workload.name]
     try:
