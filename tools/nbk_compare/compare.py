@@ -284,33 +284,26 @@ class Regression:
         b, a = row.before, row.after
         if b is None or a is None:
             row.verdict = "not comparable: only after" if b is None else "not comparable: only before"
-            return row
-        if a.error or b.error:
-            if a.error and not b.error:
-                row.verdict, row.failed = f"ERROR after: {a.error}", True
-            elif b.error and not a.error:
-                row.verdict = f"error before ({b.error}), fixed"
-            else:
-                row.verdict = "error in both"
-            return row
-        if not b.time or a.time is None:
+        elif a.error or b.error:
+            row.failed = bool(a.error and not b.error)
+            row.verdict = f"ERROR after: {a.error}" if row.failed else "error in both" if a.error else \
+                f"error before ({b.error}), fixed"
+        elif not b.time or a.time is None:
             row.verdict = "no time"
-            return row
-        row.change = a.time / b.time - 1
-        tested = len(b.samples) >= 2 and len(a.samples) >= 2
-        if tested:
-            _, row.p_value, row.test = stats.mann_whitney_u(b.samples, a.samples)
-        significant = row.p_value < self.alpha if tested else None
-        if row.change > self.threshold:
-            if significant is False:
-                row.verdict = "slower, not significant"
-            else:
-                row.verdict = "SLOWER" if tested else "SLOWER (no repetitions to test)"
-                row.failed = True
-        elif row.change < -self.threshold:
-            row.verdict = "faster" if significant is not False else "faster, not significant"
         else:
-            row.verdict = "within threshold"
+            row.change = a.time / b.time - 1
+            tested = len(b.samples) >= 2 and len(a.samples) >= 2
+            if tested:
+                _, row.p_value, row.test = stats.mann_whitney_u(b.samples, a.samples)
+            significant = row.p_value < self.alpha if tested else None
+            if row.change > self.threshold:
+                row.failed = significant is not False
+                row.verdict = "slower, not significant" if not row.failed else "SLOWER" if tested else \
+                    "SLOWER (no repetitions to test)"
+            elif row.change < -self.threshold:
+                row.verdict = "faster" if significant is not False else "faster, not significant"
+            else:
+                row.verdict = "within threshold"
         return row
 
     @property

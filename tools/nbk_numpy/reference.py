@@ -547,7 +547,7 @@ def blas_info():
     return "unknown", None, None
 
 
-def run_context(np, threads, imported_before):
+def run_context(np, threads):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     np.ones((4, 4), np.float32) @ np.ones((4, 4), np.float32)  # a BLAS loaded lazily is loaded now
     blas, blas_path, blas_threads = blas_info()
@@ -564,9 +564,6 @@ def run_context(np, threads, imported_before):
     if hasattr(umath, "__cpu_baseline__"):
         context["numpy_simd_baseline"] = list(umath.__cpu_baseline__)
         context["numpy_simd_dispatch"] = [f for f in umath.__cpu_dispatch__ if umath.__cpu_features__.get(f)]
-    if imported_before:
-        context["threads_note"] = ("NumPy was imported before nbk-numpy set the thread variables: its BLAS kept "
-                                   "the threads it started with")
     return context
 
 
@@ -767,7 +764,6 @@ def run(argv):
             for v in w.variants:
                 print(f"  {v.name:<14} {v.expression}")
         return 0
-    imported_before = "numpy" in sys.modules
     os.environ.update(dict.fromkeys(THREAD_VARIABLES, str(args.threads)))
     try:
         import numpy as np
@@ -780,7 +776,7 @@ def run(argv):
         tempfile.TemporaryFile(dir=args.out).close()
     except OSError as e:
         raise UsageError(f"--out {args.out}: cannot write there ({e.strerror or e})") from None
-    context = run_context(np, args.threads, imported_before)
+    context = run_context(np, args.threads)
     print(f"NumPy {np.__version__} on Python {context['python_version']}, BLAS: {blas_text(context)}, "
           f"{args.threads} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
     probe = memcpy_probe(np, args.probe_size)
