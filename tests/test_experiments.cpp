@@ -9,7 +9,24 @@
 #include <vector>
 
 #include "nbk/experiment/driver.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/registry.hpp"
+
+// docs/design.md's example workload, compiled from the page itself (tests/CMakeLists.txt
+// extracts it), with the one kernel the page leaves to its lib/nbk/ones/kernels.hpp.
+namespace nbk::ones {
+template <class Space, class View>
+std::int64_t count_not_one(const Space& exec, const View& x) {
+  std::int64_t wrong = 0;
+  Kokkos::parallel_reduce(
+      "nbk::ones::count_not_one", Kokkos::RangePolicy<Space>(exec, 0, x.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t& sum) { sum += x(i) != 1; }, wrong);
+  return wrong;
+}
+}  // namespace nbk::ones
+namespace nbk::experiments {
+#include "design_example.inc"
+}  // namespace nbk::experiments
 
 namespace {
 
@@ -72,6 +89,24 @@ TEST(Statements, AreComplete) {
       EXPECT_EQ(twins, 1) << v.name << " on " << v.space << " is stated twice";
     }
     for (const auto& sweep : e.sweeps) EXPECT_FALSE(sweep.sizes.empty());
+  }
+}
+
+// The design page's example is a workload like the others: on every enabled space it verifies,
+// empty and odd sizes included, through the driver the programs use.
+TEST(DesignPage, ExampleVerifiesOnEverySpace) {
+  const nbk::exp::Notes notes{"ones", "# ones\nTitle: fill an array with ones\nDocument: docs/design.md\n"};
+  const Experiment e = nbk::exp::build(notes, &nbk::experiments::ones);
+  EXPECT_EQ(e.name, "ones");
+  ASSERT_FALSE(e.variants.empty());
+  for (const auto& size : {nbk::exp::Size{0}, nbk::exp::Size{1}, nbk::exp::Size{1001}}) {
+    const auto problem = e.make_problem(size, nbk::exp::Settings{});
+    for (const auto& v : e.variants) {
+      SCOPED_TRACE(v.name + " on " + v.space + " at " + size.text());
+      const auto result = nbk::exp::run_variant(e, v, *problem, size, 2);
+      EXPECT_TRUE(result.skipped.empty()) << result.skipped;
+      EXPECT_TRUE(result.verdict.ok) << result.verdict.summary;
+    }
   }
 }
 
