@@ -1,7 +1,6 @@
-"""tools/nbk-numpy: NumPy's expression of each workload as a reference run (DESCRIPTION). Each row
-bears the name of the programs' variant that computes the same thing in the same types; inputs
-follow the programs' distributions, drawn with numpy.random.default_rng(seed); every row is checked
-against an independent computation with the programs' tolerances."""
+"""tools/nbk-numpy: NumPy's expression of each workload as a reference run, each row named by the programs'
+variant that computes the same thing in the same types, inputs as theirs (numpy.random.default_rng(seed)),
+checked against an independent computation with their tolerances."""
 import argparse
 import collections
 import dataclasses
@@ -48,6 +47,10 @@ class Verdict:
     checked: bool = True
 
 
+def _verdict(ok, failure, details):
+    return Verdict(ok, "ok" if ok else failure, details)
+
+
 @dataclasses.dataclass(eq=False)
 class Case:
     """One timed expression: the clock sees call(); record(result) runs after each call, outside it."""
@@ -72,7 +75,7 @@ class Case:
 
 @dataclasses.dataclass
 class Problem:
-    facts: dict  # the JSON "problems" entry, beside size and elements
+    facts: dict  # the JSON "problems" entry, beside size and elements (and seed: the registrar adds it)
     cases: list
     note: str = None  # why the size run differs from the one asked for
     size: tuple = None  # the size run, where it is not the one asked for
@@ -106,33 +109,28 @@ def _chunks(n, step=1 << 22):
 
 
 def mismatch_verdict(wrong, what="wrong", **details):
-    return Verdict(wrong == 0, "ok" if wrong == 0 else f"FAILED ({wrong} {what})", {"mismatches": int(wrong), **details})
+    return _verdict(wrong == 0, f"FAILED ({wrong} {what})", {"mismatches": int(wrong), **details})
 
 
 def _equal(np, expected, what="wrong", part=lambda r: r):
     return lambda r: mismatch_verdict(int(np.count_nonzero(part(r) != expected)), what)
 
 
-def _close(np, reference, tolerance_in_u, u=U32, floor=0.0):
-    """The programs' check: |got - ref| <= tol u |ref| + floor everywhere (NaN fails)."""
+def _within(np, ref, bound, scale, what, worst_key, tolerance_in_u):
+    """|got - ref| <= bound everywhere (NaN fails); the worst error / scale, where scale > 0, as worst_key."""
     def check(got):
-        ref = np.asarray(reference)
         error = np.abs(np.asarray(got).astype(ref.dtype) - ref)
-        nonzero = ref != 0
-        worst = float(np.max(error[nonzero] / np.abs(ref[nonzero]))) if np.any(nonzero) else 0.0
-        return mismatch_verdict(int(np.count_nonzero(~(error <= tolerance_in_u * u * np.abs(ref) + floor))),
-                                f"beyond {tolerance_in_u:g} u", max_relative_error=worst, tolerance_in_u=tolerance_in_u)
-    return check
-
-
-def _bounded(np, reference, bound, positive, units, what, worst_key, tolerance_in_u):
-    """|got - reference| <= bound everywhere; the worst error as units(error, where) where `positive`."""
-    def check(got):
-        error = np.abs(got.astype(np.float64) - reference)
-        worst = float(np.max(units(error, positive))) if np.any(positive) else 0.0
+        positive = scale > 0
+        worst = float(np.max(error[positive] / scale[positive])) if np.any(positive) else 0.0
         return mismatch_verdict(int(np.count_nonzero(~(error <= bound))), f"beyond {what}",
                                 **{worst_key: worst, "tolerance_in_u": tolerance_in_u})
     return check
+
+
+def _close(np, ref, tolerance_in_u, u=U32, floor=0.0):
+    """The programs' check: |got - ref| <= tol u |ref| + floor everywhere."""
+    return _within(np, ref, tolerance_in_u * u * np.abs(ref) + floor, np.abs(ref), f"{tolerance_in_u:g} u",
+                   "max_relative_error", tolerance_in_u)
 
 
 def _wide(np):
@@ -156,15 +154,17 @@ _ALL = {}
 
 
 def workload(name, title, document, rank, variants, repetitions, seeded, sizes):
-    """Registers build(np, size, seed) -> Problem: `variants` maps the programs' variant names to the expression
-    timed, or (expression, the document's figure); `sizes`: the programs' defaults (a test checks them)."""
+    """Registers build(np, size, seed) -> Problem of fn(np, rng, *size): `variants` maps the programs' variant
+    names to the expression timed, or (expression, the document's figure); `sizes`: the programs' defaults."""
     variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
 
     def register(fn):
         def build(np, size, seed):
-            problem = fn(np, size, seed)
+            problem = fn(np, np.random.default_rng(seed), *size)
             for case in problem.cases:  # a builder names its cases' variants
                 case.variant = next(v for v in variants if v.name == case.variant)
+            if seeded:
+                problem.facts["seed"] = seed
             return problem
         _ALL[name] = Workload(name, title, document, rank, variants, build, repetitions, seeded,
                               [parse_size(t, rank, name) for t in sizes.split()])
@@ -174,8 +174,8 @@ def workload(name, title, document, rank, variants, repetitions, seeded, sizes):
 
 @workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
           {"resident": "np.add(x, 1, out=x)  (x += 1)"}, 1, False, "2^31")
-def build_add_one(np, size, seed):
-    asked = n = size[0]
+def build_add_one(np, rng, asked):
+    n = asked
     while n > 1 and not _fits(n, 4):
         n //= 2
     note = None if n == asked else (
@@ -192,7 +192,7 @@ def build_add_one(np, size, seed):
     case = Case("resident", lambda: np.add(x, 1, out=x), lambda _: mismatch_verdict(state["wrong"]), 8 * n,
                 moves=ONE_THREAD + "; in place, pages first-touched before timing", keep=keep)
     return Problem({"element_type": "int32", "data": "zeros; every element is c after c calls"}, [case], note,
-                   (n,) if n != asked else None)
+                   (n,) if note else None)
 
 
 def _sum_scale(np, x):
@@ -214,18 +214,16 @@ def _sum_scale(np, x):
 
 def sum_tolerance(n, sum_abs, max_prefix, u, lam=6.0):
     """nbk/sum/accuracy.hpp: min(worst case gamma_{n-1} sum|x|, lambda u sqrt(n-1) min(2 max|prefix|, sum|x|))."""
-    k = float(n - 1) if n > 1 else 0.0
+    k = float(n - 1)  # n >= 1: parse_size refuses an empty size
     worst = math.inf if k * u >= 1 else k * u / (1 - k * u) * sum_abs
-    probable = 0.0 if n <= 1 else lam * u * math.sqrt(n - 1) * min(2 * max_prefix, sum_abs) * (1 + 1e-12)
-    return min(worst, probable)
+    return min(worst, lam * u * math.sqrt(k) * min(2 * max_prefix, sum_abs) * (1 + 1e-12))
 
 
 @workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
           {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"},
           5, True, "134217571")
-def build_sum(np, size, seed):
-    n = size[0]
-    x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
+def build_sum(np, rng, n):
+    x = rng.standard_normal(n, dtype=np.float32)
     exact, sum_abs, max_prefix = _sum_scale(np, x)
     cases = []
     for name, accumulator, u, call in (("builtin", "float", U32, lambda: np.sum(x)),
@@ -235,7 +233,7 @@ def build_sum(np, size, seed):
         def check(_, results=results, accumulator=accumulator, tolerance=tolerance):
             errors = [float(fractions.Fraction(r) - exact) if math.isfinite(r) else math.inf for r in results]
             i = max(range(len(errors)), key=lambda k: abs(errors[k]))
-            ok = all(abs(e) <= tolerance for e in errors) and bool(results)
+            ok = all(abs(e) <= tolerance for e in errors)
             details = {"result": results[i], "error": errors[i], "tolerance": tolerance, "accumulator": accumulator,
                        "reproducible": len(set(results)) == 1}
             if errors[i] != 0 and exact != 0:
@@ -246,57 +244,53 @@ def build_sum(np, size, seed):
         cases.append(Case(name, call, check, 4 * n, keep=lambda r, results=results: results.append(float(r)),
                           moves=ONE_THREAD + f"; pairwise sum, {accumulator} accumulator"))
     return Problem({"element_type": "float32", "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
-                    "seed": seed, "exact_sum": float(exact), "sum_abs": sum_abs, "max_abs_prefix_sum": max_prefix},
-                   cases)
+                    "exact_sum": float(exact), "sum_abs": sum_abs, "max_abs_prefix_sum": max_prefix}, cases)
 
 
 @workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
           {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"}, 5, True, "4000000")
-def build_product(np, size, seed):
-    n = size[0]
-    x = np.random.default_rng(seed).random(n)
+def build_product(np, rng, n):
+    x = rng.random(n)
     values = x.tolist()
     # the independent reference: libm's log through Python's math, summed exactly
     log_sum = math.fsum(map(math.log, values)) if all(v > 0 for v in values) else -math.inf
     underflows = log_sum < math.log(5e-324) - math.log(2.0) - 1.0
     host_product = math.prod(values)
     del values
-    u, k = 2.0**-53, float(n - 1) if n > 1 else 0.0
+    u, k = 2.0**-53, float(n - 1)
     gamma = k * u / (1 - k * u) if k * u < 0.5 else 1.0
     product_tolerance = 2.0 * (gamma * abs(host_product) + n * 5e-324)
 
     def check_prod(result):
         r = float(result)
         ok = r == 0.0 if underflows else abs(r - host_product) <= product_tolerance
-        ok = ok and not (underflows and host_product != 0.0)
-        return Verdict(ok, "ok" if ok else "FAILED", {"product": r})
+        return _verdict(ok and not (underflows and host_product != 0.0), "FAILED", {"product": r})
 
     def check_log_sum(result):
         r = float(result)
         error = abs(r - log_sum) / abs(log_sum) if log_sum not in (0.0, -math.inf) else abs(r - log_sum)
-        return Verdict(error <= 1e-12, "ok" if error <= 1e-12 else f"FAILED (relative error {error:.2e})",
-                       {"log_sum": r, "log_sum_relative_error": error})
+        return _verdict(error <= 1e-12, f"FAILED (relative error {error:.2e})",
+                        {"log_sum": r, "log_sum_relative_error": error})
 
     return Problem({"element_type": "float64", "distribution": "U[0,1), numpy.random.default_rng(seed) (PCG64)",
-                    "seed": seed, "log_sum_reference": log_sum, "underflows": underflows,
-                    "host_product": host_product, "log_sum_tolerance": 1e-12},
+                    "log_sum_reference": log_sum, "underflows": underflows, "host_product": host_product,
+                    "log_sum_tolerance": 1e-12},
                    [Case("prod", lambda: np.prod(x), check_prod, 8 * n),
                     Case("log-sum", lambda: np.sum(np.log(x)), check_log_sum, 8 * n)])
 
 
-def _binary_f32(np, size, seed, ufunc, expected):
+def _binary_f32(np, rng, size, ufunc, expected):
     """c = ufunc(a, b) over two float32 arrays of U[0,1), checked exactly against expected(a, b)."""
-    rng = np.random.default_rng(seed)
     a, b = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
     c = np.full(size, np.nan, np.float32)
     case = Case("mdrange-auto", lambda: ufunc(a, b, out=c), _equal(np, expected(a, b)), 12 * a.size)
-    return Problem({"element_type": "float32", "shape": list(size), "seed": seed}, [case])
+    return Problem({"element_type": "float32", "shape": list(size)}, [case])
 
 
 @workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
           {"mdrange-auto": "np.maximum(a, b, out=c)"}, 5, True, "32x32x32 128x128x128 256x256x256")
-def build_maximum(np, size, seed):
-    problem = _binary_f32(np, size, seed, np.maximum, lambda a, b: np.where(a >= b, a, b))
+def build_maximum(np, rng, *size):
+    problem = _binary_f32(np, rng, size, np.maximum, lambda a, b: np.where(a >= b, a, b))
     if size == (32, 32, 32):
         problem.cases[0].extra["document"] = "np.maximum: 172 us at 32^3"
     return problem
@@ -304,16 +298,15 @@ def build_maximum(np, size, seed):
 
 @workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
           {"mdrange-auto": "np.add(a, b, out=c)"}, 5, True, "4096x4096")
-def build_mat_add(np, size, seed):
-    return _binary_f32(np, size, seed, np.add,
+def build_mat_add(np, rng, *size):
+    return _binary_f32(np, rng, size, np.add,
                        lambda a, b: (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32))
 
 
 @workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
           {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")},
           5, False, "1000000")
-def build_sin_exp(np, size, seed):
-    n = size[0]
+def build_sin_exp(np, rng, n):
     x64, y64 = np.linspace(0, 2 * math.pi, n), np.full(n, 10.0)
     cases, ld = [], _wide(np)
     for name, t in (("f32", np.float32), ("f64", np.float64)):
@@ -331,9 +324,8 @@ def build_sin_exp(np, size, seed):
 
 @workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
           {"scaled": "np.hypot(x, y, out=h)"}, 5, True, "1000000")
-def build_hypot(np, size, seed):
-    n = size[0]
-    u4 = np.random.default_rng(seed).random((4, n))
+def build_hypot(np, rng, n):
+    u4 = rng.random((4, n))
 
     def value(sign_mantissa, exponent):
         m = 0.5 + 0.5 * np.abs(2 * sign_mantissa - 1)
@@ -344,28 +336,27 @@ def build_hypot(np, size, seed):
     x64, y64 = x.astype(np.float64), y.astype(np.float64)
     reference = np.sqrt(x64 * x64 + y64 * y64)  # no float32 square reaches float64's limits
     h = np.full(n, np.nan, np.float32)
-    return Problem({"element_type": "float32", "seed": seed, "exponent_range": [-100, 100]},
+    return Problem({"element_type": "float32", "exponent_range": [-100, 100]},
                    [Case("scaled", lambda: np.hypot(x, y, out=h), _close(np, reference, 8), 12 * n)])
 
 
 @workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
           {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"}, 5, True, "1000000")
-def build_gaussian(np, size, seed):
-    n = size[0]
-    x = (3.0 * (2 * np.random.default_rng(seed).random(n) - 1)).astype(np.float32)
+def build_gaussian(np, rng, n):
+    x = (3.0 * (2 * rng.random(n) - 1)).astype(np.float32)
     mean, sigma, sqrt_2pi = np.float32(0), np.float32(1), np.float32(2.5066282746310002)
     z = x.astype(np.float64)
     reference = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
     case = Case("pdf", lambda: np.exp(np.float32(-0.5) * ((x - mean) / sigma) ** 2) / (sigma * sqrt_2pi),
                 _close(np, reference, 32), 8 * n, moves=ALLOCATES.format("p"))
-    return Problem({"element_type": "float32", "seed": seed, "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"}, [case])
+    return Problem({"element_type": "float32", "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"}, [case])
 
 
 @workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
           {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
                        "np.sqrt(dx * dx + dy * dy)"}, 5, True, "1000000")
-def build_polar(np, size, seed):
-    u4 = np.random.default_rng(seed).random((4, size[0]))
+def build_polar(np, rng, n):
+    u4 = rng.random((4, n))
     rho1, rho2 = u4[0].astype(np.float32), u4[2].astype(np.float32)
     theta1, theta2 = ((math.pi * (2 * u4[k] - 1)).astype(np.float32) for k in (1, 3))
 
@@ -375,18 +366,17 @@ def build_polar(np, size, seed):
 
     reference = distance(*(a.astype(np.float64) for a in (rho1, theta1, rho2, theta2)))
     scale = rho1.astype(np.float64) + rho2.astype(np.float64)
-    check = _bounded(np, reference, 16 * U32 * scale, scale > 0, lambda e, k: e[k] / scale[k] / U32,
-                     "16 u (rho1 + rho2)", "max_error_in_u_of_rho_sum", 16.0)
-    return Problem({"element_type": "float32", "seed": seed, "rho": "uniform(0, 1)", "theta": "uniform(-pi, pi)"},
-                   [Case("distance", lambda: distance(rho1, theta1, rho2, theta2), check, 20 * size[0],
+    check = _within(np, reference, 16 * U32 * scale, scale * U32, "16 u (rho1 + rho2)",
+                    "max_error_in_u_of_rho_sum", 16.0)
+    return Problem({"element_type": "float32", "rho": "uniform(0, 1)", "theta": "uniform(-pi, pi)"},
+                   [Case("distance", lambda: distance(rho1, theta1, rho2, theta2), check, 20 * n,
                          moves=ALLOCATES.format("d"))])
 
 
 @workload("add", "out = x + y in int64 and float32", "seed 003", 1,
           {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
            "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, 5, False, "4 16 100000 16777216")
-def build_add(np, size, seed):
-    n = size[0]
+def build_add(np, rng, n):
     x64, x32 = np.arange(n, dtype=np.int64), np.arange(n).astype(np.float32)
     cases = []
     for t, x, y, expected in (("i64", x64, 2 * x64, 3 * x64),
@@ -394,23 +384,22 @@ def build_add(np, size, seed):
                                .astype(np.float32))):
         out, check, per = np.empty_like(x), _equal(np, expected), 3 * x.itemsize * n
         cases += [Case(t, lambda x=x, y=y, out=out: np.add(x, y, out=out), check, per),
-                  Case(t + "-new", lambda x=x, y=y: x + y, check, per, moves=ONE_THREAD + "; out allocated by every call")]
+                  Case(t + "-new", lambda x=x, y=y: x + y, check, per,
+                       moves=ONE_THREAD + "; out allocated by every call")]
     return Problem({"x": "arange(n)", "y": "2 x"}, cases)
 
 
 @workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
           {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"},
           5, True, "1000x1000 16384x4096")
-def build_row_sum(np, size, seed):
-    rows, columns = size
-    rng = np.random.default_rng(seed)
-    ints = rng.integers(-2**31, 2**31, size=size, dtype=np.int32)
-    floats = rng.random(size, dtype=np.float32)
-    int_sums = np.cumsum(ints, axis=1, dtype=np.int64)[:, -1] if columns else np.zeros(rows, np.int64)
-    float_sums = np.cumsum(floats.astype(np.float64), axis=1)[:, -1] if columns else np.zeros(rows)
-    tolerance = 2.0 * (columns - 1 if columns > 1 else 0) + 1
-    return Problem({"element_types": ["int32", "float32"], "sum_types": ["int64", "float32"], "shape": list(size),
-                    "seed": seed},
+def build_row_sum(np, rng, rows, columns):
+    ints = rng.integers(-2**31, 2**31, size=(rows, columns), dtype=np.int32)
+    floats = rng.random((rows, columns), dtype=np.float32)
+    int_sums = np.cumsum(ints, axis=1, dtype=np.int64)[:, -1]
+    float_sums = np.cumsum(floats.astype(np.float64), axis=1)[:, -1]
+    tolerance = 2.0 * (columns - 1) + 1
+    return Problem({"element_types": ["int32", "float32"], "sum_types": ["int64", "float32"],
+                    "shape": [rows, columns]},
                    [Case("team-int32", lambda: ints.sum(axis=1, dtype=np.int64), _equal(np, int_sums),
                          ints.size * 4 + rows * 8),
                     Case("team-float32", lambda: floats.sum(axis=1), _close(np, float_sums, tolerance),
@@ -420,14 +409,12 @@ def build_row_sum(np, size, seed):
 @workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
           {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
            "float-acc": "np.sqrt((a * a).sum(axis=1))"}, 5, True, "10x2 1000000x3")
-def build_l2_norm(np, size, seed):
-    rows, columns = size
-    rng = np.random.default_rng(seed)
+def build_l2_norm(np, rng, rows, columns):
     if columns == 2:
         t = -math.pi + 2 * math.pi * rng.random(rows)
         a = np.stack([np.cos(t), np.sin(t)], axis=1).astype(np.float32)
     else:
-        a = rng.standard_normal(size, dtype=np.float32)
+        a = rng.standard_normal((rows, columns), dtype=np.float32)
     a_wide = a.astype(_wide(np))
     reference, traffic = np.sqrt((a_wide * a_wide).sum(axis=1)), a.size * 4 + rows * 4
 
@@ -435,7 +422,7 @@ def build_l2_norm(np, size, seed):
         a64 = a.astype(np.float64)
         return np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)
 
-    return Problem({"element_type": "float32", "shape": list(size), "seed": seed,
+    return Problem({"element_type": "float32", "shape": [rows, columns],
                     "data": "(cos t, sin t), t ~ U(-pi, pi)" if columns == 2 else "N(0, 1)"},
                    [Case("double-acc", double_acc, _close(np, reference, 2.0), traffic, flops=2 * a.size),
                     Case("float-acc", lambda: np.sqrt((a * a).sum(axis=1)), _close(np, reference, columns + 1.5),
@@ -444,20 +431,18 @@ def build_l2_norm(np, size, seed):
 
 @workload("matmul", "C = A B over float32 matrices", "seed 003", 3,
           {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"}, 5, True, "1024x1024x1024")
-def build_matmul(np, size, seed):
-    m, n, p = size
-    rng = np.random.default_rng(seed)
+def build_matmul(np, rng, m, n, p):
     a, b = rng.standard_normal((m, n), dtype=np.float32), rng.standard_normal((n, p), dtype=np.float32)
     c = np.full((m, p), np.nan, np.float32)
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     reference, magnitude = a64 @ b64, np.abs(a64) @ np.abs(b64)
     del a64, b64
     gamma = n * U32 / (1 - n * U32) if n * U32 < 1 else math.inf
-    check = _bounded(np, reference, gamma * magnitude, magnitude > 0, lambda e, k: e[k] / (U32 * magnitude[k]),
-                     "n u", "max_error_in_u_of_magnitude", gamma / U32)
+    check = _within(np, reference, gamma * magnitude, U32 * magnitude, "n u", "max_error_in_u_of_magnitude",
+                    gamma / U32)
     case = Case("tiled", lambda: np.matmul(a, b, out=c), check, 4 * (m * n + n * p + m * p),
                 moves="NumPy's BLAS sgemm (see the context's blas and threads), host memory", flops=2 * m * n * p)
-    return Problem({"element_type": "float32", "m": m, "n": n, "p": p, "seed": seed}, [case])
+    return Problem({"element_type": "float32", "m": m, "n": n, "p": p}, [case])
 
 
 HISTOGRAM_BINS = (1, 16, 100, 4096)
@@ -465,9 +450,8 @@ HISTOGRAM_BINS = (1, 16, 100, 4096)
 
 @workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
           {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS}, 5, True, "10000000")
-def build_histogram(np, size, seed):
-    n = size[0]
-    x = np.random.default_rng(seed).standard_normal(n, dtype=np.float32)
+def build_histogram(np, rng, n):
+    x = rng.standard_normal(n, dtype=np.float32)
     inside = x[(x >= -4) & (x <= 4)]
     cases = []
     for bins in HISTOGRAM_BINS:
@@ -477,7 +461,7 @@ def build_histogram(np, size, seed):
         expected = np.bincount(np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1), minlength=bins)
         cases.append(Case(f"private-{bins}", lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)),
                           _equal(np, expected, "bins differ", lambda r: r[0]), 4 * n))
-    return Problem({"element_type": "float32", "seed": seed, "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
+    return Problem({"element_type": "float32", "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
                     "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
                     "edges": "linspace(-4, 4, bins + 1) rounded to float32 (np.histogram's bin type for float32 "
                              "data); the programs bin by floor((x + 4) * bins / 8) in float",
@@ -490,44 +474,40 @@ PI_CHUNK = 1 << 20  # points drawn at a time
 @workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
           {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
                          "np.count_nonzero(x * x + y * y <= 1)"}, 3, True, "1536x10000 131072x8192")
-def build_pi(np, size, seed):
-    streams, per_stream = size
+def build_pi(np, rng, streams, per_stream):
     n = streams * per_stream
-    rng = np.random.default_rng(seed)
     chunk = min(n, PI_CHUNK)
     buffer, squares, mask = np.empty(2 * chunk, np.float32), np.empty(chunk, np.float32), np.empty(chunk, np.bool_)
 
     def count_inside():
-        inside, left = 0, n
-        while left > 0:
-            m = min(left, chunk)
-            r = buffer[:2 * m]
+        inside = 0
+        for a, b in _chunks(n, chunk):
+            r, s, k = buffer[:2 * (b - a)], squares[:b - a], mask[:b - a]
             rng.random(out=r, dtype=np.float32)
-            x, y, s, k = r[:m], r[m:], squares[:m], mask[:m]
+            x, y = r[:b - a], r[b - a:]
             np.multiply(x, x, out=s)
             s += y * y
             np.less_equal(s, 1, out=k)
             inside += int(np.count_nonzero(k))
-            left -= m
         return inside
 
-    standard_error = 4 * math.sqrt(math.pi / 4 * (1 - math.pi / 4) / n) if n else 0.0
+    standard_error = 4 * math.sqrt(math.pi / 4 * (1 - math.pi / 4) / n)  # n >= 1 (parse_size)
     bound, estimates = 5 * standard_error, []
 
     def check(_):
-        if not estimates or n == 0:
-            return Verdict(n == 0, "ok" if n == 0 else "FAILED (no call)", {"bound": bound, "calls": len(estimates)})
+        if not estimates:
+            return _verdict(False, "FAILED (no call)", {"bound": bound, "calls": 0})
         worst = max(abs(e - math.pi) for e in estimates)
-        return Verdict(worst <= bound, "ok" if worst <= bound else f"FAILED ({worst / standard_error:.1f} standard "
-                       "errors off)", {"estimate_first_call": estimates[0], "worst_error": worst, "bound": bound,
-                                       "calls": len(estimates)})
+        return _verdict(worst <= bound, f"FAILED ({worst / standard_error:.1f} standard errors off)",
+                        {"estimate_first_call": estimates[0], "worst_error": worst, "bound": bound,
+                         "calls": len(estimates)})
 
     case = Case("xorshift64", count_inside, check, 0,
                 moves=ONE_THREAD + f"; PCG64 float32 uniforms in chunks of {PI_CHUNK} points",
                 extra={"generator": "numpy.random.default_rng(seed): PCG64, float32 uniforms"},
-                keep=lambda inside: estimates.append(4.0 * inside / n if n else 0.0))
-    return Problem({"seed": seed, "streams": streams, "samples_per_stream": per_stream,
-                    "standard_error": standard_error, "bound_in_standard_errors": 5.0}, [case])
+                keep=lambda inside: estimates.append(4.0 * inside / n))
+    return Problem({"streams": streams, "samples_per_stream": per_stream, "standard_error": standard_error,
+                    "bound_in_standard_errors": 5.0}, [case])
 
 
 # The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
@@ -535,28 +515,24 @@ WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) i
 
 
 def blas_info():
-    """(name, library, threads) of the BLAS loaded, as python3-threadpoolctl finds it; 'unknown' without it."""
+    """The BLAS loaded, as python3-threadpoolctl finds it ('unknown' without it)."""
     try:
         import threadpoolctl
-    except ImportError:
-        return "unknown", None, None
-    for lib in threadpoolctl.threadpool_info():
-        if lib.get("user_api") == "blas":
-            return (f"{lib.get('internal_api')} {lib.get('version') or ''}".strip(), lib.get("filepath"),
-                    lib.get("num_threads"))
-    return "unknown", None, None
+        lib = next(lib for lib in threadpoolctl.threadpool_info() if lib.get("user_api") == "blas")
+    except (ImportError, StopIteration):
+        return {"blas": "unknown", "blas_library": None, "blas_threads": None}
+    return {"blas": f"{lib.get('internal_api')} {lib.get('version') or ''}".strip(),
+            "blas_library": lib.get("filepath"), "blas_threads": lib.get("num_threads")}
 
 
 def run_context(np, threads):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     np.ones((4, 4), np.float32) @ np.ones((4, 4), np.float32)  # a BLAS loaded lazily is loaded now
-    blas, blas_path, blas_threads = blas_info()
     context = {
         "host_name": socket.gethostname(), "cpu_model": record.cpu_model() or platform.processor() or "unknown",
         "date_utc": now, "execution_spaces": [SPACE], "default_execution_space": SPACE,
         "host_concurrency": os.cpu_count(), "threads": threads, "numpy_version": np.__version__,
-        "python_version": platform.python_version(), "python_executable": sys.executable,
-        "blas": blas, "blas_library": blas_path, "blas_threads": blas_threads,  # null: the library cannot say
+        "python_version": platform.python_version(), "python_executable": sys.executable, **blas_info(),
         "random_generator": "numpy.random.default_rng(seed): PCG64", "tool": "tools/nbk-numpy",
         "label": "numpy",  # the run's name in the tools' tables
         **{name: os.environ.get(name, "unset") for name in ("OMP_PROC_BIND", "OMP_PLACES") + THREAD_VARIABLES}}
@@ -584,10 +560,9 @@ def memcpy_probe(np, elements, repetitions=10):
 def time_case(case, repetitions, budget):
     """A first call, then up to `repetitions` until the calls took `budget` seconds and two were timed (the
     programs' --budget): (first, [timed seconds]); results recorded outside the clock, no garbage collector."""
-    enabled = gc.isenabled()
+    enabled, seconds = gc.isenabled(), []
     gc.disable()
     try:
-        seconds = []
         while len(seconds) <= repetitions and not (budget and len(seconds) > min(2, repetitions)
                                                    and sum(seconds) >= budget):
             t0 = time.perf_counter()
@@ -601,25 +576,27 @@ def time_case(case, repetitions, budget):
     return seconds[0], seconds[1:]
 
 
-def result_row(case, size, elements, repetitions, budget, timing, verdict, probe, note):
-    first, timed = timing
-    best, median = min(timed), statistics.median(timed)
-    v = case.variant
+def result_row(case, size, repetitions, budget, memcpy, note):
+    """Times and checks a case: (its JSON row, its verdict)."""
+    first, timed = time_case(case, repetitions, budget)
+    verdict, best, v, elements = case.verdict(), min(timed), case.variant, math.prod(size)
+
+    def rate(amount):
+        return amount / best if best > 0 else 0.0
+
     row = {"variant": v.name, "space": SPACE, "size": size_text(size), "elements": elements,
            "expression": v.expression, "moves": case.moves, "document": case.extra.get("document", v.document),
            "first_call_includes": "", "repetitions": len(timed), "repetitions_planned": repetitions,
            "calls": len(timed) + 1, "stopped_early": len(timed) < repetitions, "budget_s": budget,
            "status": ("verified" if verdict.ok else "failed") if verdict.checked else "unchecked",
-           "check": verdict.summary, "first_s": first, "best_s": best, "median_s": median,
-           "bytes_per_call": case.bytes_per_call,
-           "gb_per_s": case.bytes_per_call / best * 1e-9 if best > 0 else 0.0,
-           "elements_per_s": elements / best if best > 0 else 0.0}
-    memcpy = probe.get("memcpy_gb_per_s") if probe else None
-    row["fraction_of_memcpy"] = row["gb_per_s"] / memcpy if memcpy and case.bytes_per_call else None
+           "check": verdict.summary, "first_s": first, "best_s": best, "median_s": statistics.median(timed),
+           "bytes_per_call": case.bytes_per_call, "gb_per_s": rate(case.bytes_per_call) * 1e-9,
+           "elements_per_s": rate(elements)}
+    row["fraction_of_memcpy"] = row["gb_per_s"] / memcpy if case.bytes_per_call else None
     if case.flops:
-        row.update(flops_per_call=case.flops, gflop_per_s=case.flops / best * 1e-9 if best > 0 else 0.0)
-    row.update({k: v for k, v in case.extra.items() if k != "document"}, **({"note": note} if note else {}))
-    return dict(row, **verdict.details)
+        row.update(flops_per_call=case.flops, gflop_per_s=rate(case.flops) * 1e-9)
+    row.update({k: x for k, x in case.extra.items() if k != "document"}, **({"note": note} if note else {}))
+    return dict(row, **verdict.details), verdict
 
 
 def write_json(path, doc):
@@ -631,39 +608,37 @@ def write_json(path, doc):
     os.replace(path + ".tmp", path)
 
 
-def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe, out_dir, say):
+def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe, out_dir):
+    """Writes <experiment>.json; False when a check failed."""
     doc = {"experiment": workload.name, "title": f"NumPy reference: {workload.title}", "document": workload.document,
            "tool": PROG, "context": context, "repetitions": repetitions, "budget_s": budget,
-           "probes": {SPACE: probe} if probe else {}, "problems": [], "results": []}
-    if workload.seeded:
-        doc["seed"] = seed
+           "probes": {SPACE: probe}, "problems": [], "results": [], **({"seed": seed} if workload.seeded else {})}
     ok = True
     for size in sizes:
-        print(f"{PROG}: {workload.name} at {size_text(size)} ...", file=sys.stderr, flush=True)
+        where = {"size": size_text(size), "elements": math.prod(size)}
+        print(f"{PROG}: {workload.name} at {where['size']} ...", file=sys.stderr, flush=True)
         try:
             problem = workload.build(np, size, seed)
         except MemoryError:
-            note = f"not enough memory for {size_text(size)}"
-            doc["problems"].append({"size": size_text(size), "elements": math.prod(size), "note": note})
-            doc["results"] += [{"variant": v.name, "space": SPACE, "size": size_text(size), "elements": math.prod(size),
-                                "expression": v.expression, "status": "skipped", "reason": note}
-                               for v in workload.variants]
-            say(f"  {workload.name} {size_text(size)}: skipped ({note})")
+            note = f"not enough memory for {where['size']}"
+            doc["problems"].append(dict(where, note=note))
+            doc["results"] += [dict(where, variant=v.name, space=SPACE, expression=v.expression,
+                                    status="skipped", reason=note) for v in workload.variants]
+            print(f"  {workload.name} {where['size']}: skipped ({note})", flush=True)
             continue
         actual = problem.size or size
-        elements = math.prod(actual)
-        doc["problems"].append({"size": size_text(actual), "elements": elements, **problem.facts,
+        doc["problems"].append({"size": size_text(actual), "elements": math.prod(actual), **problem.facts,
                                 **({"note": problem.note} if problem.note else {})})
         for case in problem.cases:
-            timing = time_case(case, repetitions, budget)
-            verdict = case.verdict()
-            row = result_row(case, actual, elements, repetitions, budget, timing, verdict, probe, problem.note)
+            row, verdict = result_row(case, actual, repetitions, budget, probe["memcpy_gb_per_s"],
+                                      problem.note)
             doc["results"].append(row)
             ok = ok and (verdict.ok or not verdict.checked)
-            say(f"  {workload.name:<10} {case.variant.name:<14} {size_text(actual):>17}  "
-                + "".join(f"{k} {format_time(row[k + '_s']):>9}  " for k in ("first", "best", "median"))
-                + f"{row['repetitions']} of {repetitions}  "
-                + (f"{row['gb_per_s']:8.2f} GB/s  " if case.bytes_per_call else " " * 15) + verdict.summary)
+            print(f"  {workload.name:<10} {case.variant.name:<14} {row['size']:>17}  "
+                  + "".join(f"{k} {format_time(row[k + '_s']):>9}  " for k in ("first", "best", "median"))
+                  + f"{row['repetitions']} of {repetitions}  "
+                  + (f"{row['gb_per_s']:8.2f} GB/s  " if case.bytes_per_call else " " * 15) + verdict.summary,
+                  flush=True)
         del problem
         gc.collect()
     write_json(os.path.join(out_dir, f"{workload.name}.json"), doc)
@@ -672,12 +647,11 @@ def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe,
 
 DESCRIPTION = f"""\
 NumPy's expression of each workload at the programs' sizes (of their JSON beside --out, else
-their defaults: --list), timed like the programs and written as <experiment>.json in their
-format, space "numpy", their variant names; "verified" only where an independent check passed.
+their defaults: --list), timed like them and written as <experiment>.json in their format,
+space "numpy"; "verified" only where an independent check passed.
   nbk-numpy --only sum,sin_exp --repetitions 3 --size sum=2^20 --scale 0.01
-
-Without NumPy ({sys.executable} has none: apt-get install python3-numpy): one line, exit 2,
-nothing written. Bad input: one line, exit 2. A failed check: the JSON is written, exit 1.
+Without NumPy (Debian: apt-get install python3-numpy for {sys.executable}) or on bad input:
+one line, exit 2, nothing written. A failed check: the JSON is written, exit 1.
 """
 
 
@@ -708,13 +682,10 @@ def parse_args(argv):
     def known(name, said):
         if name not in WORKLOADS:
             raise UsageError(f"{said} (known: {', '.join(WORKLOADS)})")
+        return name
 
-    a.names = []
-    for item in a.only:
-        for name in (n.strip() for n in item.split(",")):
-            known(name, f"--only {name or repr(item)}: unknown experiment")
-            a.names += [name] if name not in a.names else []
-    a.names = a.names or list(WORKLOADS)
+    a.names = list(dict.fromkeys(known(n.strip(), f"--only {n.strip() or repr(item)}: unknown experiment")
+                                 for item in a.only for n in item.split(","))) or list(WORKLOADS)
     a.sizes = {}
     for item in a.size:
         name, eq, sizes = (t.strip() for t in item.partition("="))
@@ -783,7 +754,7 @@ def run(argv):
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_size} doubles per array)", flush=True)
     failed = [name for name, sizes in plan.items() if not run_workload(
         np, WORKLOADS[name], sizes, args.repetitions or WORKLOADS[name].repetitions, args.budget, args.seed, context,
-        probe, args.out, lambda line: print(line, flush=True))]
+        probe, args.out)]
     print(f"{PROG}: wrote {len(args.names)} file(s) to {args.out}", file=sys.stderr)
     if failed:
         print(f"{PROG}: verification FAILED in {', '.join(failed)}", file=sys.stderr)
