@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <set>
 
 #include "nbk/core/memory.hpp"
@@ -140,120 +141,188 @@ std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all
   return std::nullopt;
 }
 
-void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
-                   const Probes& probes) {
-  std::set<std::string> sizes;
-  bool any_transfers = false, any_flops = false, any_speedup = false;
-  std::vector<std::string> cell_names;
+namespace {
+
+// What a table of results shows beyond its fixed columns, from all of its rows.
+struct TableShape {
+  bool sizes = false, early = false, flops = false, elements = false, speedup = false, transfers = false;
+  std::vector<std::string> cell_names;  // the verdicts' own cells, in the order rows first give them
   int repetitions = 0;
+};
+
+TableShape shape_of(const Experiment& experiment, const std::vector<Result>& results) {
+  TableShape shape;
+  std::set<std::string> sizes;
   for (const auto& r : results) {
     sizes.insert(r.size.text());
-    any_transfers = any_transfers || r.with_transfers.repetitions > 0;
-    any_flops = any_flops || r.traffic.flops > 0;
-    any_speedup = any_speedup || !r.variant->speedup_against.empty();
-    repetitions = std::max(repetitions, r.steady.repetitions);
+    shape.early = shape.early || (r.skipped.empty() && r.stopped_early());
+    shape.flops = shape.flops || r.traffic.flops > 0;
+    shape.speedup = shape.speedup || !r.variant->speedup_against.empty();
+    shape.transfers = shape.transfers || r.with_transfers.repetitions > 0;
+    shape.repetitions = std::max(shape.repetitions, r.steady.repetitions);
     for (const auto& [name, value] : r.verdict.cells)
-      if (std::find(cell_names.begin(), cell_names.end(), name) == cell_names.end()) cell_names.push_back(name);
+      if (std::find(shape.cell_names.begin(), shape.cell_names.end(), name) == shape.cell_names.end())
+        shape.cell_names.push_back(name);
   }
-  const bool show_size = sizes.size() > 1;
+  shape.sizes = sizes.size() > 1;
+  shape.elements = experiment.rate_in_elements;
+  return shape;
+}
 
-  std::vector<std::string> headers = {"variant", "space"};
-  if (show_size) headers.push_back("size");
-  bool any_early = false;
-  for (const auto& r : results) any_early = any_early || (r.skipped.empty() && r.stopped_early());
-  for (const char* h : {"first", "best", "median"}) headers.push_back(h);
-  if (any_early) headers.push_back("calls");
-  for (const char* h : {"GB/s", "% copy", "% memcpy", "probe", "% probe"}) headers.push_back(h);
-  if (any_flops)
-    for (const char* h : {"GFLOP/s", "% FMA"}) headers.push_back(h);
-  if (experiment.rate_in_elements) headers.push_back("Gelem/s");
-  if (any_speedup) headers.push_back("speed-up");
-  if (any_transfers)
-    for (const char* h : {"with transfers", "GB/s", "% link"}) headers.push_back(h);
-  headers.push_back("check");
-  headers.insert(headers.end(), cell_names.begin(), cell_names.end());
-  headers.push_back("document");
+// What the cells of one row of the table are computed from.
+struct RowFacts {
+  const Result& r;
+  const std::vector<Result>& all;
+  const Experiment& experiment;
+  const Probes& probes;
+  std::string space;  // the space whose probe judges the row
+  double best;        // the best steady call, or the first where there was no other
+  bool over_link;     // a call that moves its data over the link is judged by the link, not by device memory
+
+  RowFacts(const Result& result, const std::vector<Result>& results, const Experiment& e, const Probes& p)
+      : r(result), all(results), experiment(e), probes(p), space(reference_space(*result.variant)),
+        best(result.steady.best > 0 ? result.steady.best : result.steady.first),
+        over_link(result.variant->device && result.variant->call_crosses_link) {}
+
+  // A figure above 100% is marked, its reason printed under the table.
+  std::string marked(Basis basis) const {
+    const std::string text = percent_of(basis, r.traffic, best, probes, space);
+    const auto fraction = fraction_of(basis, r.traffic, best, probes, space);
+    return fraction && *fraction > 1.0 ? text + "*" : text;
+  }
+  // A cell of the with-transfers columns: "-" where no call with transfers was timed.
+  std::string with_transfers(std::string (*cell)(const RowFacts&)) const {
+    return r.with_transfers.repetitions > 0 ? cell(*this) : "-";
+  }
+};
+
+// "2 of 5, budget"; "5 of 5 (3 with transfers), budget" where only the with-transfers calls stopped.
+std::string calls_text(const Result& r) {
+  if (!r.stopped_early()) return std::to_string(r.steady.repetitions);
+  const int transfers = r.with_transfers.repetitions;
+  const bool transfers_early = transfers > 0 && transfers < r.planned_repetitions;
+  return fmt::format("{} of {}{}, budget", r.steady.repetitions, r.planned_repetitions,
+                     transfers_early ? fmt::format(" ({} with transfers)", transfers) : std::string());
+}
+
+// One column of the results table: its header, which tables have it (null: every one), and
+// its cell in a row. A skipped row has the cells that name it, then "skipped".
+struct Column {
+  std::string header;
+  bool (*shown)(const TableShape&);
+  std::function<std::string(const RowFacts&)> cell;
+  bool names_the_row = false;
+};
+
+// The table's columns up to the check, in order: the verdicts' own cells and the document follow.
+const Column measured_columns[] = {
+  {"variant", nullptr, [](const RowFacts& f) { return f.r.variant->name; }, true},
+  {"space", nullptr, [](const RowFacts& f) { return f.r.variant->space; }, true},
+  {"size", [](const TableShape& s) { return s.sizes; }, [](const RowFacts& f) { return f.r.size.text(); }, true},
+  {"first", nullptr, [](const RowFacts& f) { return time_text(f.r.steady.first); }},
+  {"best", nullptr, [](const RowFacts& f) { return time_text(f.r.steady.best); }},
+  {"median", nullptr, [](const RowFacts& f) { return time_text(f.r.steady.median); }},
+  {"calls", [](const TableShape& s) { return s.early; }, [](const RowFacts& f) { return calls_text(f.r); }},
+  {"GB/s", nullptr, [](const RowFacts& f) { return f.r.traffic.total() ? rate_text(f.r.traffic, f.best) : "-"; }},
+  {"% copy", nullptr, [](const RowFacts& f) { return f.over_link ? "-" : f.marked(Basis::kokkos_copy); }},
+  {"% memcpy", nullptr, [](const RowFacts& f) {
+     return f.over_link ? percent_of(Basis::link, f.r.traffic, f.best, f.probes, f.space) + " link"
+                        : f.marked(Basis::vendor_copy);
+   }},
+  {"probe", nullptr, [](const RowFacts& f) {
+     return f.over_link || !f.r.traffic.total() ? "-" : basis_name(fitting_basis(f.experiment, f.r));
+   }},
+  {"% probe", nullptr,
+   [](const RowFacts& f) { return f.over_link ? "-" : f.marked(fitting_basis(f.experiment, f.r)); }},
+  {"GFLOP/s", [](const TableShape& s) { return s.flops; }, [](const RowFacts& f) {
+     return f.r.traffic.flops ? fmt::format("{:.1f}", f.r.traffic.gflop_per_s(f.best)) : "-";
+   }},
+  {"% FMA", [](const TableShape& s) { return s.flops; },
+   [](const RowFacts& f) { return percent_of(Basis::fma_peak, f.r.traffic, f.best, f.probes, f.space); }},
+  {"Gelem/s", [](const TableShape& s) { return s.elements; },
+   [](const RowFacts& f) { return fmt::format("{:.3f}", elements_per_s(f.r.size, f.best) * 1e-9); }},
+  {"speed-up", [](const TableShape& s) { return s.speedup; }, [](const RowFacts& f) {
+     const auto speedup = speedup_of(f.r, f.all);
+     return speedup ? fmt::format("{:.2f}x", *speedup) : "-";
+   }},
+  {"with transfers", [](const TableShape& s) { return s.transfers; }, [](const RowFacts& f) {
+     return f.with_transfers([](const RowFacts& g) { return time_text(g.r.with_transfers.best); });
+   }},
+  {"GB/s", [](const TableShape& s) { return s.transfers; }, [](const RowFacts& f) {
+     return f.with_transfers([](const RowFacts& g) { return rate_text(g.r.traffic, g.r.with_transfers.best); });
+   }},
+  {"% link", [](const TableShape& s) { return s.transfers; }, [](const RowFacts& f) {
+     return f.with_transfers([](const RowFacts& g) -> std::string {
+       return g.r.variant->device
+                  ? percent_of(Basis::link, g.r.traffic, g.r.with_transfers.best, g.probes, g.space) : "-";
+     });
+   }},
+  {"check", nullptr, [](const RowFacts& f) {
+     return f.r.verdict.summary.empty() ? (f.r.verdict.ok ? "ok" : "FAILED") : f.r.verdict.summary;
+   }},
+};
+
+const Column document_column = {"document", nullptr, [](const RowFacts& f) {
+                                   return f.r.variant->document.empty() ? "-" : f.r.variant->document;
+                                 }};
+
+// The verdict's cell `name` in a row ("" where its verdict has none).
+std::string verdict_cell(const Result& r, const std::string& name) {
+  const auto& cells = r.verdict.cells;
+  auto cell = std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.first == name; });
+  return cell == cells.end() ? std::string() : cell->second;
+}
+
+// The measured columns this table has, then each of the verdicts' own cells, then the document's figure.
+std::vector<Column> columns_of(const TableShape& shape) {
+  std::vector<Column> columns;
+  for (const Column& c : measured_columns)
+    if (!c.shown || c.shown(shape)) columns.push_back(c);
+  for (const std::string& name : shape.cell_names)
+    columns.push_back({name, nullptr, [name](const RowFacts& f) { return verdict_cell(f.r, name); }});
+  columns.push_back(document_column);
+  return columns;
+}
+
+void print_table(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
+                 const Probes& probes, const TableShape& shape) {
+  const std::vector<Column> columns = columns_of(shape);
+  std::vector<std::string> headers;
+  for (const Column& c : columns) headers.push_back(c.header);
   Table table(headers);
-
   for (const auto& r : results) {
-    const Variant& v = *r.variant;
-    std::vector<std::string> row = {v.name, v.space};
-    if (show_size) row.push_back(r.size.text());
-    if (!r.skipped.empty()) {
-      row.push_back("skipped");
-      table.add_row(row);
-      continue;
+    const RowFacts facts(r, results, experiment, probes);
+    std::vector<std::string> row;
+    for (const Column& c : columns) {
+      if (!r.skipped.empty() && !c.names_the_row) {
+        row.push_back("skipped");
+        break;
+      }
+      row.push_back(c.cell(facts));
     }
-    const std::string space = reference_space(v);
-    const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
-    // A call that moves its data over the link is judged by the link, not by device memory.
-    const bool over_link = v.device && v.call_crosses_link;
-    row.push_back(time_text(r.steady.first));
-    row.push_back(time_text(r.steady.best));
-    row.push_back(time_text(r.steady.median));
-    if (any_early) {
-      // "2 of 5, budget"; "5 of 5 (3 with transfers), budget" where only the with-transfers calls stopped.
-      const int transfers = r.with_transfers.repetitions;
-      const bool transfers_early = transfers > 0 && transfers < r.planned_repetitions;
-      row.push_back(!r.stopped_early() ? std::to_string(r.steady.repetitions)
-                                       : fmt::format("{} of {}{}, budget", r.steady.repetitions, r.planned_repetitions,
-                                                     transfers_early ? fmt::format(" ({} with transfers)", transfers)
-                                                                     : std::string()));
-    }
-    row.push_back(r.traffic.total() ? rate_text(r.traffic, best) : "-");
-    // A figure above 100% is marked, its reason printed under the table.
-    auto marked = [&](Basis basis) {
-      std::string text = percent_of(basis, r.traffic, best, probes, space);
-      const auto fraction = fraction_of(basis, r.traffic, best, probes, space);
-      return fraction && *fraction > 1.0 ? text + "*" : text;
-    };
-    row.push_back(over_link ? "-" : marked(Basis::kokkos_copy));
-    row.push_back(over_link ? percent_of(Basis::link, r.traffic, best, probes, space) + " link"
-                            : marked(Basis::vendor_copy));
-    const Basis fits = fitting_basis(experiment, r);
-    row.push_back(over_link || !r.traffic.total() ? "-" : basis_name(fits));
-    row.push_back(over_link ? "-" : marked(fits));
-    if (any_flops) {
-      row.push_back(r.traffic.flops ? fmt::format("{:.1f}", r.traffic.gflop_per_s(best)) : "-");
-      row.push_back(percent_of(Basis::fma_peak, r.traffic, best, probes, space));
-    }
-    if (experiment.rate_in_elements) row.push_back(fmt::format("{:.3f}", elements_per_s(r.size, best) * 1e-9));
-    if (any_speedup) {
-      const auto speedup = speedup_of(r, results);
-      row.push_back(speedup ? fmt::format("{:.2f}x", *speedup) : "-");
-    }
-    if (any_transfers) {
-      const bool timed = r.with_transfers.repetitions > 0;
-      row.push_back(timed ? time_text(r.with_transfers.best) : "-");
-      row.push_back(timed ? rate_text(r.traffic, r.with_transfers.best) : "-");
-      row.push_back(timed && v.device ? percent_of(Basis::link, r.traffic, r.with_transfers.best, probes, space) : "-");
-    }
-    row.push_back(r.verdict.summary.empty() ? (r.verdict.ok ? "ok" : "FAILED") : r.verdict.summary);
-    for (const auto& name : cell_names) {
-      auto cell = std::find_if(r.verdict.cells.begin(), r.verdict.cells.end(),
-                               [&](const auto& c) { return c.first == name; });
-      row.push_back(cell == r.verdict.cells.end() ? "" : cell->second);
-    }
-    row.push_back(v.document.empty() ? "-" : v.document);
     table.add_row(row);
   }
   table.print(out);
+}
 
-  out << '\n' << NBK_PROSE(legend().paragraph, "## Timings")(repetitions, bytes_text(results));
+// The legend of the columns this table has.
+void print_legend(std::ostream& out, const std::vector<Result>& results, const TableShape& shape) {
+  out << '\n' << NBK_PROSE(legend().paragraph, "## Timings")(shape.repetitions, bytes_text(results));
   out << legend().paragraph(NBK_HEADING("## Probe"));
-  if (any_early) {
+  if (shape.early) {
     double budget = 0;
     for (const auto& r : results) budget = std::max(budget, r.budget_s);
     out << NBK_PROSE(legend().paragraph, "## Budget")(format_seconds(budget), min_budget_repetitions);
   }
-  if (any_flops) out << legend().paragraph(NBK_HEADING("## GFLOP/s"));
-  if (experiment.rate_in_elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
-  if (any_speedup)
-    out << legend().paragraph(NBK_HEADING("## Speed-up"));
-  if (any_transfers)
-    out << legend().paragraph(NBK_HEADING("## With transfers"));
+  if (shape.flops) out << legend().paragraph(NBK_HEADING("## GFLOP/s"));
+  if (shape.elements) out << " Gelem/s: elements per second of the best call, in 10^9.";
+  if (shape.speedup) out << legend().paragraph(NBK_HEADING("## Speed-up"));
+  if (shape.transfers) out << legend().paragraph(NBK_HEADING("## With transfers"));
   out << "\n";
+}
 
+// What one call of each variant moves, and what its first call pays, once a variant and space.
+void print_moves(std::ostream& out, const std::vector<Result>& results) {
   out << "\nWhat one call of each variant moves, and what its first call pays:\n";
   std::set<std::string> seen;
   for (const auto& r : results) {
@@ -266,7 +335,11 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
     out << fmt::format("  {:<16} {:<7} {}{}\n", v.name, v.space, v.moves.empty() ? "-" : v.moves,
                        v.first_call.empty() ? "" : "; first call: " + v.first_call);
   }
-  print_below_memcpy(out, results, probes);
+}
+
+// Every figure above 100% of a reference (marked * in the table), with its reason.
+void print_above_references(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
+                            const Probes& probes) {
   bool header = false;
   for (const auto& r : results)
     for (const std::string& reason : above_reference(experiment, r, probes)) {
@@ -274,6 +347,18 @@ void print_results(std::ostream& out, const Experiment& experiment, const std::v
       header = true;
       out << fmt::format("  {:<16} {:<7} {:<8} {}\n", r.variant->name, r.variant->space, r.size.text(), reason);
     }
+}
+
+}  // namespace
+
+void print_results(std::ostream& out, const Experiment& experiment, const std::vector<Result>& results,
+                   const Probes& probes) {
+  const TableShape shape = shape_of(experiment, results);
+  print_table(out, experiment, results, probes, shape);
+  print_legend(out, results, shape);
+  print_moves(out, results);
+  print_below_memcpy(out, results, probes);
+  print_above_references(out, experiment, results, probes);
 }
 
 void print_sweep(std::ostream& out, const SweepResult& sweep) {
