@@ -33,8 +33,9 @@ exp::CaseMaker make_case(Make make) {
   return exp::maker<Problem>([make](const Problem&, const Size& s) { return make(s.elements()); });
 }
 
+// Resident on Space: the data stays in the space's memory, no copy in a call.
 template <class Space>
-void add_variants(std::vector<exp::Variant>& variants) {
+exp::Variant resident_variant() {
   const bool device = is_device_space_v<Space>;
   exp::Variant resident{"resident"};
   resident.moves = device ? "none: the data stays on the GPU (the floor for the transfer methods)"
@@ -44,19 +45,25 @@ void add_variants(std::vector<exp::Variant>& variants) {
   // The array in the space's memory, and a host copy to check it (a host space checks in place).
   resident.footprint = exp::arrays_of<Space, add_one::Element>(1, device ? 1 : 0);
   resident.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Resident<Space>>(n); });
-  variants.push_back(exp::on<Space>(resident));
-  // The documents' two-device runs: the array split across MPI ranks, each rank's slice on
-  // its own space (its own GPU where there are several), no communication in a call.
-  auto across_ranks = [&](exp::Variant v, const char* document) {
-    v.document = document;
-    if constexpr (ranks::enabled) variants.push_back(exp::across_ranks(exp::on<Space>(std::move(v))));
-  };
-  across_ranks(resident, "");
-  if (!device) return;
+  return resident;
+}
 
+// The documents' two-device runs: the array split across MPI ranks, each rank's slice on
+// its own space (its own GPU where there are several), no communication in a call.
+template <class Space>
+void add_across_ranks(std::vector<exp::Variant>& variants, exp::Variant v, const char* document) {
+  v.document = document;
+  if constexpr (ranks::enabled) variants.push_back(exp::across_ranks(exp::on<Space>(std::move(v))));
+}
+
+// On a device, the ways to bring the array to the kernel and back: managed memory (with and
+// without a prefetch), explicit copies, two streams, a pipeline; their first call pays what
+// the resident one's does.
+template <class Space>
+void add_transfer_variants(std::vector<exp::Variant>& variants, const std::string& first_call) {
   exp::Variant managed{"managed"};
   managed.moves = "implicit: managed pages migrate to the GPU on fault, and back when the host reads the result";
-  managed.first_call = resident.first_call;
+  managed.first_call = first_call;
   managed.document = "cuda.jit implicit, 1 GPU: 6.22 s / 2.86 s (2 GPUs: 4.87 s / 1.72 s)";
   managed.call_crosses_link = true;
   managed.footprint = exp::arrays_of<Space, add_one::Element>(1, 1);  // a host and a device array
@@ -72,7 +79,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
 
   exp::Variant explicit_copies{"explicit"};
   explicit_copies.moves = "explicit: deep_copy in, kernel, deep_copy out (pageable host memory)";
-  explicit_copies.first_call = resident.first_call;
+  explicit_copies.first_call = first_call;
   explicit_copies.call_crosses_link = true;
   explicit_copies.footprint = exp::arrays_of<Space, add_one::Element>(1, 1);
   explicit_copies.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Explicit<Space>>(n); });
@@ -92,10 +99,17 @@ void add_variants(std::vector<exp::Variant>& variants) {
   pipelined.make = make_case([](std::int64_t n) { return std::make_unique<add_one::SplitStreams<Space>>(n, 16); });
   variants.push_back(exp::on<Space>(pipelined));
 
-  across_ranks(managed, "cuda.jit implicit, 2 GPUs: 4.87 s / 1.72 s");
-  across_ranks(explicit_copies, "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong");
+  add_across_ranks<Space>(variants, managed, "cuda.jit implicit, 2 GPUs: 4.87 s / 1.72 s");
+  add_across_ranks<Space>(variants, explicit_copies, "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong");
 }
 
+template <class Space>
+void add_variants(std::vector<exp::Variant>& variants) {
+  const exp::Variant resident = resident_variant<Space>();
+  variants.push_back(exp::on<Space>(resident));
+  add_across_ranks<Space>(variants, resident, "");
+  if constexpr (is_device_space_v<Space>) add_transfer_variants<Space>(variants, resident.first_call);
+}
 
 }  // namespace
 

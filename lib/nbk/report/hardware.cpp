@@ -208,6 +208,58 @@ const AttributeName attribute_names[] = {
     {145, "HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED"}, {146, "HOST_ALLOC_DMA_BUF_SUPPORTED"}, {147, "ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED"},
 };
 
+// What CUDA says of device `id`: its properties, attributes and memory (it is made the current device).
+CudaDeviceInfo cuda_device_info(int id) {
+  CudaDeviceInfo d;
+  d.id = id;
+  auto attribute = [id](cudaDeviceAttr which) {
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, which, id) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return value;
+  };
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, id) == cudaSuccess) {
+    d.name = prop.name;
+    d.total_memory = prop.totalGlobalMem;
+  }
+  d.major = attribute(cudaDevAttrComputeCapabilityMajor);
+  d.minor = attribute(cudaDevAttrComputeCapabilityMinor);
+  d.multiprocessors = attribute(cudaDevAttrMultiProcessorCount);
+  d.cores_per_multiprocessor = fp32_cores_per_multiprocessor(d.major, d.minor);
+  d.memory_bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
+  d.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
+  d.clock_khz = attribute(cudaDevAttrClockRate);
+  d.theoretical_gb_per_s = theoretical_bandwidth_gb_per_s(d.memory_clock_khz, d.memory_bus_bits);
+  d.l2_bytes = attribute(cudaDevAttrL2CacheSize);
+  d.warp_size = attribute(cudaDevAttrWarpSize);
+  d.max_threads_per_block = attribute(cudaDevAttrMaxThreadsPerBlock);
+  d.max_threads_per_multiprocessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
+  d.shared_memory_per_block = attribute(cudaDevAttrMaxSharedMemoryPerBlock);
+  if (cudaSetDevice(id) == cudaSuccess) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
+      d.free_memory = free_bytes;
+      d.total_memory = total_bytes;
+    }
+  }
+  cudaGetLastError();
+  for (const auto& a : attribute_names) {
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(a.id), id) == cudaSuccess) {
+      d.attributes.push_back({a.name, value});
+    } else {
+      cudaGetLastError();
+      ++d.attributes_not_reported;
+    }
+  }
+  std::sort(d.attributes.begin(), d.attributes.end(),
+            [](const CudaAttribute& a, const CudaAttribute& b) { return a.name < b.name; });
+  return d;
+}
+
 }  // namespace
 #endif
 
@@ -249,56 +301,7 @@ CudaReport cuda_report() {
   if (count == 0) report.error = "no CUDA device";
   int current = 0;
   cudaGetDevice(&current);
-  for (int id = 0; id < count; ++id) {
-    CudaDeviceInfo d;
-    d.id = id;
-    auto attribute = [id](cudaDeviceAttr which) {
-      int value = 0;
-      if (cudaDeviceGetAttribute(&value, which, id) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-      }
-      return value;
-    };
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, id) == cudaSuccess) {
-      d.name = prop.name;
-      d.total_memory = prop.totalGlobalMem;
-    }
-    d.major = attribute(cudaDevAttrComputeCapabilityMajor);
-    d.minor = attribute(cudaDevAttrComputeCapabilityMinor);
-    d.multiprocessors = attribute(cudaDevAttrMultiProcessorCount);
-    d.cores_per_multiprocessor = fp32_cores_per_multiprocessor(d.major, d.minor);
-    d.memory_bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
-    d.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
-    d.clock_khz = attribute(cudaDevAttrClockRate);
-    d.theoretical_gb_per_s = theoretical_bandwidth_gb_per_s(d.memory_clock_khz, d.memory_bus_bits);
-    d.l2_bytes = attribute(cudaDevAttrL2CacheSize);
-    d.warp_size = attribute(cudaDevAttrWarpSize);
-    d.max_threads_per_block = attribute(cudaDevAttrMaxThreadsPerBlock);
-    d.max_threads_per_multiprocessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
-    d.shared_memory_per_block = attribute(cudaDevAttrMaxSharedMemoryPerBlock);
-    if (cudaSetDevice(id) == cudaSuccess) {
-      std::size_t free_bytes = 0, total_bytes = 0;
-      if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-        d.free_memory = free_bytes;
-        d.total_memory = total_bytes;
-      }
-    }
-    cudaGetLastError();
-    for (const auto& a : attribute_names) {
-      int value = 0;
-      if (cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(a.id), id) == cudaSuccess) {
-        d.attributes.push_back({a.name, value});
-      } else {
-        cudaGetLastError();
-        ++d.attributes_not_reported;
-      }
-    }
-    std::sort(d.attributes.begin(), d.attributes.end(),
-              [](const CudaAttribute& a, const CudaAttribute& b) { return a.name < b.name; });
-    report.devices.push_back(std::move(d));
-  }
+  for (int id = 0; id < count; ++id) report.devices.push_back(cuda_device_info(id));
   if (count > 0) cudaSetDevice(current);
 #endif
   return report;
