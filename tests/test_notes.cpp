@@ -16,12 +16,12 @@ using nbk::exp::Variant;
 
 // The outline the build would generate from `text` (lib/CMakeLists.txt, nbk_outline).
 constexpr nbk::exp::Section notes_sections[] = {
-    {"## Figures", 0}, {"## Notes", 0}, {"## Notes under MPI", 0}, {"## Counted", 2}, {"", 0}};
+    {"## Figures", 0}, {"## Notes", 0}, {"## Notes under MPI", 0}, {"## Counted", 2}, {"## Wrapped", 0}, {"", 0}};
 
 constexpr const char* text =
     "# demo\nTitle: a title\nDocument: seed 9\nSizes: The document's 10.\n\n## Figures\n- host: 1 ms\n"
     "- tiled on a device: 2 us\n- tiled: 3 s\n\n## Notes\nFirst line.\n\nSecond paragraph.\n\n## Notes under MPI\nranks\n"
-    "\n## Counted\n{1} of {0:.1f}\n";
+    "\n## Counted\n{1} of {0:.1f}\n\n## Wrapped\none sentence\nwrapped\n";
 
 TEST(Notes, FieldsFiguresAndSections) {
   const Notes notes{"demo", text};
@@ -39,6 +39,7 @@ TEST(Notes, FieldsFiguresAndSections) {
   EXPECT_EQ(notes.body(), "\nFirst line.\n\nSecond paragraph.\n");
   EXPECT_EQ(notes.section(NBK_HEADING("## Notes under MPI")), "ranks\n");
   EXPECT_EQ(notes.paragraph(NBK_HEADING("## Notes under MPI")), "ranks");
+  EXPECT_EQ(notes.line(NBK_HEADING("## Wrapped")), "one sentence wrapped");
   const Experiment e = nbk::exp::stated(notes);
   EXPECT_EQ(e.name, "demo");
   EXPECT_EQ(e.size_help, "The document's 10.");

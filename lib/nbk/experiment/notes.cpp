@@ -57,6 +57,12 @@ std::string Notes::paragraph(Heading heading) const {
   return text;
 }
 
+std::string Notes::line(Heading heading) const {
+  std::string text = paragraph(heading);
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
 Experiment stated(const Notes& notes) {
   Experiment e;
   e.name = std::string(notes.name);

@@ -20,7 +20,8 @@
 //   lacks the heading (nbk/experiment/outline.hpp); one that formats the run's figures, as
 //   NBK_PROSE(notes.section, "## <any heading>")(figures...), which fails to compile where the
 //   call gives another number of figures than the section's fields ask for. Title and Document
-//   are required likewise.
+//   are required likewise. A sentence printed on one line (a variant's reason below memcpy:
+//   "## Below memcpy: <variant>") is read as notes.line(NBK_HEADING("## ...")).
 #include <string>
 #include <string_view>
 
@@ -45,6 +46,9 @@ struct Notes {
   std::string section(Heading heading) const;
   // The same without its last line end: text to continue on the same line.
   std::string paragraph(Heading heading) const;
+  // The same as one line, its lines joined by spaces: a sentence the program prints on a line
+  // of its own (a variant's reason below memcpy), wrapped in notes.md as any other prose.
+  std::string line(Heading heading) const;
 };
 
 // The experiment model's own prose: the legend under the tables and the help's last line

@@ -5,7 +5,9 @@
 // (the document's cuda.jit kernel) and once with the transfers in every call (its
 // vectorize(target='cuda')). Then the size from which the device wins.
 #include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/maximum/kernels.hpp"
+#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 
 namespace nbk::experiments {
 
@@ -26,18 +28,6 @@ struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
   static nlohmann::json facts(const Problem& p) { return exp::uniform_inputs_facts(p); }
 };
 
-// Established on the H100 (ncu, record h100-33739fb): 512-thread blocks at 20% of DRAM peak.
-constexpr const char* document_tiles_are_slow =
-    "threadIdx.x walks i, the slowest index: a warp's load touches 32 rows, a 32-byte sector each for 4 bytes "
-    "(ncu on an H100: 20% of DRAM peak); mdrange-k-first walks k";
-
-// From Kokkos' source (3.4.01 and 4.6.01: CUDA tiles default to 2 along every index but the
-// last, 16 along the last); what the blocks' size costs is not profiled yet.
-constexpr const char* kokkos_tiles_are_small =
-    "not established: Kokkos' default tiles here are 2 x 2 x 16, 64-thread blocks of one element a thread; "
-    "a warp reads 4 rows x 32 bytes, whole sectors, so not the 8x8x8 row's fault (profile it); "
-    "mdrange-k-first has 256-thread blocks";
-
 exp::Experiment maximum(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Maximum>(notes);
   e.sizes = {exp::Size{32, 32, 32}, exp::Size{128, 128, 128}, exp::Size{256, 256, 256}};
@@ -45,6 +35,11 @@ exp::Experiment maximum(const exp::Notes& notes) {
   e.bench_sizes = {exp::Size{256, 256, 256}};
   e.seeded = true;
   exp::add_host_loop<Maximum>(e, "loops", "three nested loops on one host thread, host memory");
+  // Why two device rows stay below memcpy, in notes.md: the 8x8x8 tiles' cause measured on the H100
+  // (ncu, record h100-33739fb: 512-thread blocks at 20% of DRAM peak); Kokkos' tiles read from its
+  // source (3.4.01 and 4.6.01: 2 along every index but the last, 16 along it), their cost not profiled.
+  const std::string document_tiles_are_slow = notes.line(NBK_HEADING("## Below memcpy: mdrange-8x8x8"));
+  const std::string kokkos_tiles_are_small = notes.line(NBK_HEADING("## Below memcpy: mdrange-auto"));
   const auto tiled = exp::on_every_space<Maximum>(
       e, {{"mdrange-8x8x8", {}, maximum::document_launch, exp::Output::reused, document_tiles_are_slow},
           {"mdrange-auto", {}, maximum::kokkos_launch, exp::Output::reused, kokkos_tiles_are_small},
