@@ -1,6 +1,8 @@
 // Seed 003's matrix product on every enabled space, naive and tiled: identities, small
 // non-square products with integer values (exact), sizes that are not a multiple of any tile
-// against a double reference, empty matrices and 1 x 1.
+// against a double reference, empty matrices and 1 x 1. tiled runs both of its codes on every
+// space (nbk/core/code.hpp): the host's register blocks over panels of B, and the GPU's
+// shared-memory tiles, whose team on a host space is one or two threads wide.
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
@@ -18,7 +20,19 @@ namespace {
 using nbk::Index;
 using Floats = std::vector<float>;
 
-enum class Kernel { naive, tiled };
+enum class Kernel { naive, tiled, tiled_gpu_code };
+
+const char* name_of(Kernel kernel) {
+  return kernel == Kernel::naive ? "naive" : kernel == Kernel::tiled ? "tiled" : "tiled, GPU code";
+}
+
+// C = A B by `kernel` on Space: tiled with the space's own code, or with the GPU's.
+template <class Space, class A, class B, class C>
+void multiply(Kernel kernel, const A& a, const B& b, const C& c) {
+  if (kernel == Kernel::naive) nbk::matmul::naive(Space(), a, b, c);
+  else if (kernel == Kernel::tiled) nbk::matmul::tiled(Space(), a, b, c);
+  else nbk::matmul::tiled(Space(), a, b, c, nbk::GpuCode());
+}
 
 // C = A B on Space, A m x n and B n x p row-major; C starts as NaN, so an element a kernel
 // does not write shows.
@@ -32,8 +46,7 @@ Floats product(Kernel kernel, const Floats& a, const Floats& b, Index m, Index n
   Kokkos::deep_copy(da, ha);
   Kokkos::deep_copy(db, hb);
   Kokkos::deep_copy(dc, std::numeric_limits<float>::quiet_NaN());
-  if (kernel == Kernel::naive) nbk::matmul::naive(Space(), da, db, dc);
-  else nbk::matmul::tiled(Space(), da, db, dc);
+  multiply<Space>(kernel, da, db, dc);
   auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dc);
   return Floats(hc.data(), hc.data() + m * p);
 }
@@ -81,7 +94,7 @@ template <class Space>
 class Matmul : public ::testing::Test {};
 TYPED_TEST_SUITE(Matmul, nbk::test::SpaceTypes, nbk::test::SpaceNames);
 
-constexpr Kernel kernels[] = {Kernel::naive, Kernel::tiled};
+constexpr Kernel kernels[] = {Kernel::naive, Kernel::tiled, Kernel::tiled_gpu_code};
 
 TYPED_TEST(Matmul, IdentityTimesAMatrixIsTheMatrix) {
   for (const Kernel kernel : kernels) {
@@ -115,11 +128,13 @@ TYPED_TEST(Matmul, SizesThatAreNotAMultipleOfTheTile) {
   struct Shape {
     Index m, n, p;
   };
-  for (const Shape s : {Shape{17, 33, 5}, Shape{65, 257, 66}, Shape{1, 513, 1}, Shape{129, 1, 3}}) {
+  // 131 x 515 x 259: on the host's 128 x 128 tiles 256 deep, two rows of tiles and three
+  // columns, the last of three stages 3 deep and the last tile's last panel 3 columns wide.
+  for (const Shape s : {Shape{17, 33, 5}, Shape{65, 257, 66}, Shape{1, 513, 1}, Shape{129, 1, 3}, Shape{131, 515, 259}}) {
     const Floats a = values(s.m * s.n, 5), b = values(s.n * s.p, 7);
     for (const Kernel kernel : kernels) {
       SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.p) +
-                   (kernel == Kernel::naive ? " naive" : " tiled"));
+                   " " + name_of(kernel));
       expect_close_to_reference(product<TypeParam>(kernel, a, b, s.m, s.n, s.p), a, b, s.m, s.n, s.p);
     }
     expect_close_to_reference(host_product(a, b, s.m, s.n, s.p), a, b, s.m, s.n, s.p);
@@ -144,12 +159,11 @@ TYPED_TEST(Matmul, EmptyMatrices) {
       Kokkos::deep_copy(c_memory, -1.0f);
       const Unmanaged a(a_memory.data() + at, s.m, s.n), b(b_memory.data() + at, s.n, s.p),
           c(c_memory.data() + at, s.m, s.p);
-      if (kernel == Kernel::naive) nbk::matmul::naive(TypeParam(), a, b, c);
-      else nbk::matmul::tiled(TypeParam(), a, b, c);
+      multiply<TypeParam>(kernel, a, b, c);
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_memory);
       std::size_t written = 0;
       for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
-      EXPECT_EQ(written, 0u) << s.m << "x" << s.n << "x" << s.p << (kernel == Kernel::naive ? " naive" : " tiled");
+      EXPECT_EQ(written, 0u) << s.m << "x" << s.n << "x" << s.p << " " << name_of(kernel);
     }
   for (const Kernel kernel : kernels)
     EXPECT_EQ(product<TypeParam>(kernel, {}, {}, 4, 0, 3), Floats(12, 0.0f));  // empty sums: zeros
@@ -161,6 +175,7 @@ TYPED_TEST(Matmul, MismatchedExtentsAreRefused) {
   const Matrix a("a", 2, 3), b("b", 4, 2), c("c", 2, 2);
   EXPECT_THROW(nbk::matmul::naive(TypeParam(), a, b, c), std::invalid_argument);
   EXPECT_THROW(nbk::matmul::tiled(TypeParam(), a, b, c), std::invalid_argument);
+  EXPECT_THROW(nbk::matmul::tiled(TypeParam(), a, b, c, nbk::GpuCode()), std::invalid_argument);
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "nbk/core/code.hpp"
+#include "nbk/core/compat.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::matmul {
@@ -21,16 +23,20 @@ using Matrix = Kokkos::View<float**, Kokkos::LayoutRight, Memory>;
 
 // The tile of C a team computes (rows x cols), the depth of k staged at a time, and the
 // block of C one thread keeps in registers (block_rows x block_cols). Compile-time, so the
-// register block's loops have constant trip counts and unroll into registers.
-// On a CPU (the default): a team is one thread, with a tile of A (rows x 256) and of B
-// (256 x 128) staged for each 256-deep step, and C's tile in scratch between steps. It runs
-// down each column of register blocks (block_rows rows of two vectors' width: AVX-512 8 x 32,
-// AVX2 6 x 16, 12-16 accumulators and room for a row of B and a broadcast of A), so that the
-// column's 256-deep panel of B stays in L1 while every block of it is computed
-// (multiply_block_on_host). Blocks of one row, or arrays GCC 12 kept in memory, ran at
-// 40-60% of this.
-template <class ExecSpace>
-struct TileShape {
+// register block's loops have constant trip counts and unroll into registers. Which shape a
+// launch takes follows its code (nbk/core/code.hpp), not its space: the tests run the GPU's
+// shape on Serial and OpenMP too.
+//
+// Host code (HostTileShape): a team is one thread, with a tile of A (rows x 128) and of B
+// (128 x 128) staged for each 128-deep step, and C's tile in scratch between steps. B's tile is
+// staged as panels, each block column's 128 x (block_cols) elements contiguous (16 KiB with
+// AVX-512), so that a panel and the block rows of A it meets (4 KiB) stay in L1 together while
+// the thread runs down the panel's column of register blocks (block_rows rows of two vectors'
+// width: AVX-512 8 x 32, AVX2 6 x 16; 12-16 accumulators and room for a row of B and a broadcast
+// of A; multiply_block_on_host). Staged row-major, 512 bytes a row, B's 256-deep panel had fallen
+// into a quarter of L1's sets and been read from L2 at every step. Blocks of one row, or arrays
+// GCC 12 kept in memory, ran at 40-60% of the register blocks.
+struct HostTileShape {
 #if defined(__AVX512F__)
   static constexpr int vector_bytes = 64, block_rows = 8;
 #elif defined(__AVX__)
@@ -38,26 +44,26 @@ struct TileShape {
 #else
   static constexpr int vector_bytes = 16, block_rows = 6;
 #endif
-  static constexpr int rows = 8 * block_rows, cols = 128, depth = 256;
+  static constexpr int rows = 16 * block_rows, cols = 128, depth = 256;
   static constexpr int block_cols = 2 * vector_bytes / 4;
   static constexpr int threads = 1;
   // One block per thread, kept in registers across every stage (no scratch C tile).
   static constexpr bool one_block_per_thread = false;
 };
-#if defined(KOKKOS_ENABLE_CUDA)
-// On CUDA: the classic shared-memory GEMM. A team of 16 x 16 threads computes a 64 x 64 tile
-// 16 deep at a time (8 KiB of scratch); each thread holds 4 x 4 elements of C, strided by 16
-// so that a warp reads 16 consecutive floats of a B row from scratch and writes C coalesced.
-// Four rows and four columns per thread quarter the scratch loads per multiply-add against one
-// element per thread, whose two scratch loads per FMA would bound it below the FMA rate.
-template <>
-struct TileShape<Kokkos::Cuda> {
-  static constexpr int rows = 64, cols = 64, depth = 16;
+// GPU code (GpuTileShape<16, 16> on CUDA): the classic shared-memory GEMM. A team of 16 x 16
+// threads computes a 64 x 64 tile 16 deep at a time (8 KiB of scratch); each thread holds 4 x 4
+// elements of C, strided by 16 so that a warp reads 16 consecutive floats of a B row from scratch
+// and writes C coalesced. Four rows and four columns per thread quarter the scratch loads per
+// multiply-add against one element per thread, whose two scratch loads per FMA would bound it
+// below the FMA rate. On a host space (the tests) the team is as wide as the pool allows, 1 or
+// 2 threads: the same code, the tile shrunk with it.
+template <int ThreadsX, int ThreadsY>
+struct GpuTileShape {
   static constexpr int block_rows = 4, block_cols = 4;
-  static constexpr int threads = (rows / block_rows) * (cols / block_cols);  // 256
+  static constexpr int rows = block_rows * ThreadsY, cols = block_cols * ThreadsX, depth = 16;
+  static constexpr int threads = ThreadsX * ThreadsY;
   static constexpr bool one_block_per_thread = true;
 };
-#endif
 
 template <class ExecSpace, class A, class B, class C>
 void check_matmul_arguments(const A& a, const B& b, const C& c) {
@@ -116,6 +122,30 @@ KOKKOS_INLINE_FUNCTION void stage(const Member& team, const Tile& tile, const So
   }
 }
 
+// panels(q, k, s) = source(row0 + k, col0 + q Shape::block_cols + s), zero outside the source:
+// B's tile as panels for the host's register blocks, each read by its block as one contiguous
+// run. A team of one thread copies row by row, a panel's whole width at a time where it is in
+// the source (a constant trip count: vector loads and stores).
+template <class Shape, class Member, class Panels, class Source>
+KOKKOS_INLINE_FUNCTION void stage_panels(const Member& team, const Panels& panels, const Source& source, Index row0,
+                                         Index col0) {
+  constexpr int width = Shape::block_cols, count = Shape::cols / width;
+  const Index rows = static_cast<Index>(source.extent(0)) - row0, cols = static_cast<Index>(source.extent(1)) - col0;
+  const int valid = cols < Shape::cols ? static_cast<int>(cols) : Shape::cols;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::depth), [&](int k) {
+    for (int q = 0; q < count; ++q) {
+      float* to = &panels(q, k, 0);
+      const int first = q * width;
+      if (k < rows && first + width <= valid) {
+        const float* from = &source(row0 + k, col0 + first);
+        for (int s = 0; s < width; ++s) to[s] = from[s];
+      } else {
+        for (int s = 0; s < width; ++s) to[s] = k < rows && first + s < valid ? source(row0 + k, col0 + first + s) : 0.0f;
+      }
+    }
+  });
+}
+
 // acc += the block's rows of `as` times its columns of `bs`, over the whole staged depth.
 // The block's element (r, s) is at (row + r * row_step, col + s * col_step) of the tile.
 template <class Shape, int RowStep, int ColStep, class ATile, class BTile>
@@ -129,9 +159,13 @@ KOKKOS_INLINE_FUNCTION void multiply_add(float (&acc)[Shape::block_rows][Shape::
 }
 
 // c (the block of C, row stride Shape::cols) += a (its rows of the A tile, row stride
-// Shape::depth) times b (its columns of the B tile, row stride Shape::cols), on a CPU thread.
+// Shape::depth) times b (its panel of the B tile, row stride Shape::block_cols), on a CPU thread.
 // The block lives in GCC vector variables, whole rows of vectors, so that it stays in registers
-// across the staged depth: as an array GCC 12 kept it in memory (3x slower than one row).
+// across the staged depth: as an array GCC 12 kept it in memory (3x slower than one row). They
+// are loaded and stored through an unaligned, may_alias vector type, not by memcpy: under
+// -mtune=generic (x86-64-v3, a CUDA build's host code) GCC 12 split each 32-byte memcpy into
+// two 16-byte halves through the stack and kept the whole block there, 15 GFLOP/s on one Zen 4
+// thread against 77 with the direct loads (AVX-512 and -march=native: the same code either way).
 // GCC's unroll pragma, which nvcc's front end does not know (it passes the host code on to GCC).
 #if defined(__NVCC__)
 #define NBK_UNROLL_FULLY
@@ -144,21 +178,21 @@ KOKKOS_INLINE_FUNCTION void multiply_block_on_host(float* __restrict__ c, const 
 #if defined(__CUDA_ARCH__) || !defined(__GNUC__)
   for (int k = 0; k < Shape::depth; ++k)
     for (int r = 0; r < Shape::block_rows; ++r)
-      for (int s = 0; s < Shape::block_cols; ++s) c[r * Shape::cols + s] += a[r * Shape::depth + k] * b[k * Shape::cols + s];
+      for (int s = 0; s < Shape::block_cols; ++s) c[r * Shape::cols + s] += a[r * Shape::depth + k] * b[k * Shape::block_cols + s];
 #else
   constexpr int lanes = Shape::vector_bytes / sizeof(float), vectors = Shape::block_cols / lanes;
   static_assert(Shape::block_cols % lanes == 0, "a block's row is whole vectors");
-  typedef float Vector __attribute__((vector_size(Shape::vector_bytes), aligned(alignof(float))));
+  typedef float Vector __attribute__((vector_size(Shape::vector_bytes), aligned(alignof(float)), may_alias));
   static_assert(sizeof(Vector) == Shape::vector_bytes, "a GCC vector type");
   Vector acc[Shape::block_rows][vectors];
 NBK_UNROLL_FULLY
   for (int r = 0; r < Shape::block_rows; ++r)
 NBK_UNROLL_FULLY
-    for (int v = 0; v < vectors; ++v) __builtin_memcpy(&acc[r][v], c + r * Shape::cols + v * lanes, sizeof(Vector));
+    for (int v = 0; v < vectors; ++v) acc[r][v] = *reinterpret_cast<const Vector*>(c + r * Shape::cols + v * lanes);
   for (int k = 0; k < Shape::depth; ++k) {
     Vector row[vectors];
 NBK_UNROLL_FULLY
-    for (int v = 0; v < vectors; ++v) __builtin_memcpy(&row[v], b + k * Shape::cols + v * lanes, sizeof(Vector));
+    for (int v = 0; v < vectors; ++v) row[v] = *reinterpret_cast<const Vector*>(b + k * Shape::block_cols + v * lanes);
 NBK_UNROLL_FULLY
     for (int r = 0; r < Shape::block_rows; ++r) {
       const float x = a[r * Shape::depth + k];
@@ -169,7 +203,7 @@ NBK_UNROLL_FULLY
 NBK_UNROLL_FULLY
   for (int r = 0; r < Shape::block_rows; ++r)
 NBK_UNROLL_FULLY
-    for (int v = 0; v < vectors; ++v) __builtin_memcpy(c + r * Shape::cols + v * lanes, &acc[r][v], sizeof(Vector));
+    for (int v = 0; v < vectors; ++v) *reinterpret_cast<Vector*>(c + r * Shape::cols + v * lanes) = acc[r][v];
 #endif
 }
 #undef NBK_UNROLL_FULLY
@@ -177,7 +211,13 @@ NBK_UNROLL_FULLY
 template <class Shape, class Scratch>
 struct Tiles {
   using A = Kokkos::View<float[Shape::rows][Shape::depth], Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
-  using B = Kokkos::View<float[Shape::depth][Shape::cols], Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+  // GPU code: B's tile row-major. Host code: as panels, panel q holding the tile's columns
+  // q block_cols ... (q + 1) block_cols - 1, row after row (stage_panels).
+  using B = std::conditional_t<
+      Shape::one_block_per_thread,
+      Kokkos::View<float[Shape::depth][Shape::cols], Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>,
+      Kokkos::View<float[Shape::cols / Shape::block_cols][Shape::depth][Shape::block_cols], Kokkos::LayoutRight,
+                   Scratch, Kokkos::MemoryUnmanaged>>;
   using C = Kokkos::View<float[Shape::rows][Shape::cols], Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
   static std::size_t scratch_bytes() {
     return A::shmem_size() + B::shmem_size() + (Shape::one_block_per_thread ? 0 : C::shmem_size());
@@ -216,36 +256,41 @@ KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const 
     // The team's threads share out its blocks; each block is in registers for one stage, in
     // the scratch tile of C between stages.
     const typename T::C cs(team.team_scratch(0));
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::rows * Shape::cols),
-                         [&](int e) { cs(e / Shape::cols, e % Shape::cols) = 0; });
-    constexpr int blocks = (Shape::rows / Shape::block_rows) * block_columns;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::rows), [&](int r) {
+      for (int s = 0; s < Shape::cols; ++s) cs(r, s) = 0;
+    });
+    constexpr int block_rows_per_tile = Shape::rows / Shape::block_rows;
+    constexpr int blocks = block_rows_per_tile * block_columns;
     for (Index k0 = 0; k0 < n; k0 += Shape::depth) {
       stage<Shape::rows, Shape::depth, true>(team, as, a, i0, k0);
-      stage<Shape::depth, Shape::cols, true>(team, bs, b, k0, j0);
+      stage_panels<Shape>(team, bs, b, k0, j0);
       team.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, blocks), [&](int block) {
-        // Down a column of blocks first: its 256-deep panel of B (16-32 KiB) stays in L1 for all of them.
-        constexpr int block_rows_per_tile = Shape::rows / Shape::block_rows;
-        const int row = block % block_rows_per_tile * Shape::block_rows, col = block / block_rows_per_tile * Shape::block_cols;
-        multiply_block_on_host<Shape>(&cs(row, col), &as(row, 0), &bs(0, col));
+        // Down a column of blocks first: its panel of B (16 KiB with AVX-512) stays in L1 for all of them.
+        const int row = block % block_rows_per_tile * Shape::block_rows, panel = block / block_rows_per_tile;
+        multiply_block_on_host<Shape>(&cs(row, panel * Shape::block_cols), &as(row, 0), &bs(panel, 0, 0));
       });
       team.team_barrier();
     }
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::rows * Shape::cols), [&](int e) {
-      const Index i = i0 + e / Shape::cols, j = j0 + e % Shape::cols;
-      if (i < m && j < p) c(i, j) = cs(e / Shape::cols, e % Shape::cols);
+    // Row by row into C, the part of the tile inside it.
+    const int valid = p - j0 < Shape::cols ? static_cast<int>(p - j0) : Shape::cols;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::rows), [&](int r) {
+      if (i0 + r < m) {
+        float* to = &c(i0 + r, j0);
+        for (int s = 0; s < valid; ++s) to[s] = cs(r, s);
+      }
     });
   }
 }
 
-}  // namespace detail
-
-template <class ExecSpace, class A, class B, class C>
-void tiled(const ExecSpace& exec, const A& a, const B& b, const C& c) {
-  check_matmul_arguments<ExecSpace>(a, b, c);
-  using Shape = TileShape<ExecSpace>;
+// C = A B by the tiles of Shape: a team per tile.
+template <class ExecSpace, class Shape, class A, class B, class C>
+void launch_tiles(const ExecSpace& exec, const A& a, const B& b, const C& c) {
   static_assert(Shape::rows % Shape::block_rows == 0 && Shape::cols % Shape::block_cols == 0);
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  // Host code takes its tiles dynamically: 64 tiles of 128 x 128 at 1024^2, and a thread that
+  // shares its core with another process does not hold up the kernel's end by its fixed half.
+  using Policy = std::conditional_t<Shape::one_block_per_thread, Kokkos::TeamPolicy<ExecSpace>,
+                                    Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>>;
   using Member = typename Policy::member_type;
   using Tiles = detail::Tiles<Shape, typename ExecSpace::scratch_memory_space>;
   const auto m = static_cast<Index>(c.extent(0)), p = static_cast<Index>(c.extent(1));
@@ -260,6 +305,27 @@ void tiled(const ExecSpace& exec, const A& a, const B& b, const C& c) {
         detail::multiply_tile<Shape>(team, a, b, c, team.league_rank() / tile_columns * Shape::rows,
                                      team.league_rank() % tile_columns * Shape::cols);
       });
+}
+
+}  // namespace detail
+
+// C = A B in tiles staged in team scratch: the GPU's shared-memory tiles (GpuTileShape) or the
+// host's register blocks over panels (HostTileShape), as Code says (by default the space's own).
+template <class ExecSpace, class A, class B, class C, class Code = CodeFor<ExecSpace>>
+void tiled(const ExecSpace& exec, const A& a, const B& b, const C& c, Code = {}) {
+  check_matmul_arguments<ExecSpace>(a, b, c);
+  static_assert(is_gpu_code_v<Code> || !is_device_space_v<ExecSpace>, "host code runs on host spaces only");
+  if constexpr (!is_gpu_code_v<Code>) {
+    detail::launch_tiles<ExecSpace, HostTileShape>(exec, a, b, c);
+  } else if constexpr (is_device_space_v<ExecSpace>) {
+    detail::launch_tiles<ExecSpace, GpuTileShape<16, 16>>(exec, a, b, c);
+  } else {
+    // GPU code on a host space: a team of two threads where the pool has them, else one.
+    const int most =
+        Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max([](const auto&) {}, Kokkos::ParallelForTag());
+    if (most >= 2) detail::launch_tiles<ExecSpace, GpuTileShape<2, 1>>(exec, a, b, c);
+    else detail::launch_tiles<ExecSpace, GpuTileShape<1, 1>>(exec, a, b, c);
+  }
 }
 
 // One host thread: c = a b for row-major m x n and n x p arrays, i-k-j order.
