@@ -9,24 +9,17 @@ from .record import Parser, checked
 from .runs import choose_labels, open_compare_input, path_labels
 
 COMPARE_DESCRIPTION = """\
-Compare runs across execution spaces and machines: Google Benchmark JSON (bench.json), a
-program's JSON or a run folder (build/<preset>/runs/<name>/, results/...). Rows named
-experiment/variant/space/size that differ only in the space are paired; each space gets the
-median time, its spread, GB/s and the speed-up against --baseline, marked * (significant) or ?
-by a two-sided Mann-Whitney U test where there are repetitions. docs/comparing.md says more.
-
-  nbk-compare regress BEFORE AFTER [--threshold 0.10]   (nbk-compare regress --help)
-
+Compare runs across execution spaces and machines (Google Benchmark JSON, a program's JSON or a
+run folder): rows that differ only in the space are paired, each space with its median time,
+spread, GB/s and speed-up against --baseline, * (significant) or ? by a two-sided Mann-Whitney
+U test where there are repetitions (docs/comparing.md). Also: nbk-compare regress --help.
 Exit status: 0 done, 1 regression found (regress), 2 bad input (one line on stderr).
 """
 
 REGRESS_DESCRIPTION = """\
-Check AFTER against BEFORE, two runs of the same benchmarks (Google Benchmark JSON, a program's
-JSON or a run folder), paired by full name. A benchmark regressed when its median time grew by
-more than --threshold (0.10 = 10%) and, where both have repetitions, the U test gives p < --alpha;
-or when it reports an error after but not before.
-
-Exit status: 0 no regression, 1 at least one (listed on the last line), 2 bad input.
+Check AFTER against BEFORE, paired by full name: a row regressed when its median time grew by
+more than --threshold and, where both have repetitions, the U test gives p < --alpha; or when
+it reports an error after but not before. Exit status: 0 none, 1 some (listed last), 2 bad input.
 """
 
 

@@ -53,10 +53,8 @@ class Row:
 
 
 class Comparison:
-    def __init__(self, files, baseline=DEFAULT_BASELINE, alpha=DEFAULT_ALPHA, baseline_required=False):
-        self.files = files
-        self.alpha = alpha
-        self.notes = []
+    def __init__(self, files, baseline, alpha, baseline_required):
+        self.files, self.alpha, self.notes = files, alpha, []
         # a column per (file, space), labelled by the space, or space@file for a space of several files
         count = collections.Counter(space for f in files for space in f.spaces)
         self.columns = [Column(f, space, f"{space}@{f.label}" if count[space] > 1 and space else space or f.label)
@@ -82,22 +80,14 @@ class Comparison:
             raise UsageError("nothing to pair: " + "; ".join(f"{f.label} has {_contents(f.runs.values())}" for f in files))
 
     def not_comparable(self):
-        """(row, reason) for each row that some input lacks, when there are several inputs."""
-        if len(self.files) < 2:
-            return []
-        out = []
-        for row in self.rows:
-            have = {c.column.file for c in row.cells.values()}
-            reasons = [_why_absent(f, row) for f in self.files if f not in have]
-            if reasons:
-                out.append((row, "; ".join(reasons)))
-        return out
+        """(row, reason) for each row that some input lacks (none of one input)."""
+        found = [(row, [_why_absent(f, row) for f in self.files
+                        if f not in {c.column.file for c in row.cells.values()}]) for row in self.rows]
+        return [(row, "; ".join(reasons)) for row, reasons in found if reasons]
 
     def _speedups(self, row):
         base = row.cells.get(self.baseline.label)
-        for label, cell in row.cells.items():
-            if base is None or label == self.baseline.label:
-                continue
+        for cell in [c for label, c in row.cells.items() if base and label != self.baseline.label]:
             if base.time and cell.time:
                 cell.speedup = base.time / cell.time
             a, b = base.run.samples, cell.run.samples
@@ -112,8 +102,7 @@ class Comparison:
             "aggregate); spread: iqr = interquartile range / median of the repetitions, cv = stddev / mean "
             "from the aggregates (files written with aggregates only).",
         ]
-        tested = any(c.test for r in self.rows for c in r.cells.values())
-        if tested:
+        if any(c.test for r in self.rows for c in r.cells.values()):
             lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
                          f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
             lines += _too_few(min(len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test),
@@ -153,12 +142,12 @@ def _why_absent(bench_file, row):
 
 def _sorted_rows(rows):
     """Experiments and variants in the order they first appear, sizes ascending."""
-    first_exp, first_fam = {}, {}
+    first = {}
     for row in sorted(rows, key=lambda r: r.order):
-        first_exp.setdefault(row.experiment, row.order)
-        first_fam.setdefault((row.experiment, row.variant), row.order)
-    return sorted(rows, key=lambda r: (first_exp[r.experiment], first_fam[(r.experiment, r.variant)],
-                                       size_sort_key(r.size), r.extra))
+        first.setdefault(row.experiment, row.order)
+        first.setdefault((row.experiment, row.variant), row.order)
+    return sorted(rows, key=lambda r: (first[r.experiment], first[r.experiment, r.variant], size_sort_key(r.size),
+                                       r.extra))
 
 
 def comparison_table(cmp):

@@ -15,7 +15,6 @@ def format_time(seconds, spec="#.4g"):
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if abs(seconds) >= scale * (1 - 1e-9) or unit == "ns":
             return f"{seconds / scale:{spec}}".rstrip(".") + f" {unit}"
-    return MISSING
 
 
 def format_gbps(gbps):
@@ -40,10 +39,6 @@ def format_size(size):
     """67108864 -> '2^26'; other integers as they are; several arguments joined by '/'."""
     return "/".join(f"2^{int(p).bit_length() - 1}" if is_int(p) and int(p) >= 1024 and int(p) & (int(p) - 1) == 0
                     else p for p in (size.split("/") if size else []))
-
-
-def format_elements(n):
-    return MISSING if n is None else format_size(str(n))
 
 
 def blas_text(context):

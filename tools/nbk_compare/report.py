@@ -13,7 +13,7 @@ import markdown.treeprocessors
 import markupsafe
 
 from . import record, summary
-from .fmt import blas_text, format_elements, format_gbps, format_pct, format_ratio, format_size, format_time
+from .fmt import blas_text, format_gbps, format_pct, format_ratio, format_size, format_time
 from .gbench import InputError, on_device, size_sort_key
 from .runs import RunRecord, experiment_order, open_runs
 from .summary import NOT_COMPARABLE
@@ -99,14 +99,12 @@ class _SafeUrls(markdown.treeprocessors.Treeprocessor):
 
 
 def _spaces_text(v):
-    if isinstance(v, list):
-        return ", ".join(map(str, v))
-    if isinstance(v, str) and v.startswith("["):
+    if isinstance(v, str) and v.startswith("["):  # Google Benchmark's context: a JSON list as text
         try:
-            return ", ".join(map(str, json.loads(v)))
+            v = json.loads(v)
         except ValueError:
             pass
-    return v
+    return ", ".join(map(str, v)) if isinstance(v, list) else v
 
 
 def _gpus(run):
@@ -166,14 +164,11 @@ def machine_facts(run):
 def machine_section(doc, runs):
     doc.h(2, "Machine and build")
     per_run = [dict(machine_facts(r)) for r in runs]
-    items = []
-    for facts in per_run:
-        items += [k for k in facts if k not in items]
+    items = list(dict.fromkeys(k for facts in per_run for k in facts))
     doc.table([""] + [r.label for r in runs], [[k] + [f.get(k, "-") for f in per_run] for k in items])
     for run in runs:
         doc.p(f"{run.label} from: " + ", ".join(f"`{src}`" for src, _ in run.contexts()) + ".")
-        config = run.value("kokkos_configuration")
-        if config:
+        if config := run.value("kokkos_configuration"):
             doc.details(f"Kokkos configuration of {run.label}", pre=str(config))
 
 
@@ -200,25 +195,19 @@ def crossover_section(doc, runs, found):
 
 
 def _from_text(resident, transfers):
-    return f"{format_elements(resident) if resident else 'never'} / " \
-           f"{format_elements(transfers) if transfers else 'never'}"
+    return " / ".join(format_size(str(n)) if n else "never" for n in (resident, transfers))
 
 
 def _cell_text(entry):
     if entry.error:
         return f"{NOT_COMPARABLE}: {entry.error}"
-    text = format_time(entry.time)
-    if entry.gbps:
-        pct = entry.fraction
-        text += f"\n{format_gbps(entry.gbps)} GB/s" + (f", {format_pct(pct)} {entry.fraction_of}"
-                                                           if pct is not None else "")
-    return text
+    pct = "" if entry.fraction is None else f", {format_pct(entry.fraction)} {entry.fraction_of}"
+    return format_time(entry.time) + (f"\n{format_gbps(entry.gbps)} GB/s{pct}" if entry.gbps else "")
 
 
 def experiment_comparison(doc, runs, experiment):
     """A row per variant and size, a column per space@run; beside a device's, its speed-up over the best CPU."""
-    entries = [e for r in runs for e in r.entries if e.experiment == experiment]
-    several = len(runs) > 1
+    entries, several = [e for r in runs for e in r.entries if e.experiment == experiment], len(runs) > 1
     columns = list(dict.fromkeys((e.run, e.space) for e in entries))
     keys = list(dict.fromkeys((e.variant, e.size) for e in entries))
     order = {v: i for i, v in enumerate(dict.fromkeys(v for v, _ in keys))}
@@ -374,7 +363,7 @@ def main(argv):
     except OSError as e:
         print(f"nbk-report: error: {e.filename or out}: {e.strerror}", file=sys.stderr)
         return 2
-    for path, why in [(p_, w) for r in runs for p_, w in r.skipped]:
+    for path, why in (skipped for r in runs for skipped in r.skipped):
         print(f"nbk-report: skipped {path}: {why}", file=sys.stderr)
     if text and not args.quiet:
         sys.stdout.write(text)
