@@ -75,8 +75,3 @@ def compare_main(argv=None):
     except BrokenPipeError:
         sys.stderr.close()
         return 0
-
-
-def report_main(argv=None):
-    from . import report
-    return report.main(sys.argv[1:] if argv is None else argv)

@@ -259,11 +259,9 @@ class Regression:
     """Same names in two runs: one fails when its median time grew by more than `threshold` and, where
     both have repetitions, the U test finds it significant; or when it errs after but not before."""
 
-    def __init__(self, before, after, threshold=0.10, alpha=DEFAULT_ALPHA):
-        self.before_file, self.after_file = before, after
-        self.threshold, self.alpha = threshold, alpha
-        names = list(before.runs)
-        names += [n for n in after.runs if n not in before.runs]
+    def __init__(self, before, after, threshold, alpha):
+        self.before_file, self.after_file, self.threshold, self.alpha = before, after, threshold, alpha
+        names = list(dict.fromkeys([*before.runs, *after.runs]))
         if not {n for n, r in before.runs.items() if r.experiment != "probe"} & set(after.runs):
             raise UsageError(f"{before.path} and {after.path} have no benchmark in common: before has "
                              f"{_contents(before.runs.values())}; after has {_contents(after.runs.values())}")
@@ -314,14 +312,12 @@ def render_regress_text(reg):
     rows = [[r.name, time(r.before), time(r.after), MISSING if r.change is None else f"{r.change * 100:+.1f}%",
              format_p(r.p_value), r.verdict] for r in reg.rows]
     text = render_text_table([("", ["benchmark"]), ("", ["before", "after", "change", "p", "verdict"])], rows,
-                             left=[0, 5])
-    text = "\n".join(text.splitlines()[1:])  # no group line
+                             left=[0, 5]).split("\n", 1)[1]  # no group line
+    fails = reg.failures
     out = [f"before: {reg.before_file.path}", f"after:  {reg.after_file.path}",
            f"threshold {reg.threshold * 100:g}% slower, alpha {reg.alpha} (two-sided Mann-Whitney U "
-           f"on the repetitions' times)", "", text, ""]
-    out += reg.notes()
-    fails = reg.failures
-    out.append(f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails) if fails else "no regression")
+           f"on the repetitions' times)", "", text, "", *reg.notes(),
+           f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails) if fails else "no regression"]
     return "\n".join(out) + "\n"
 
 

@@ -74,17 +74,12 @@ def _unit_ticks(ticker, largest):
 PANEL_W, PANEL_H, COLUMNS = 4.2, 2.7, 4  # inches; a page of small multiples is COLUMNS wide
 
 
-def _grid_pages(n):
-    rows = max(1, int((MAX_HEIGHT_PX / DPI - 1.0) // PANEL_H))
-    per = rows * COLUMNS
-    return [(i, min(per, n - i)) for i in range(0, n, per)]
-
-
 def _small_multiples(panels, draw, path, title):
     """A panel per item drawn by draw(ax, item), on pages (path, path-2, ...) no taller than MAX_HEIGHT_PX."""
     Figure, Canvas, _ = _matplotlib()
-    written = []
-    for k, (first, count) in enumerate(_grid_pages(len(panels))):
+    written, per = [], max(1, int((MAX_HEIGHT_PX / DPI - 1.0) // PANEL_H)) * COLUMNS  # panels a page
+    for k, first in enumerate(range(0, len(panels), per)):
+        count = min(per, len(panels) - first)
         ncols = min(COLUMNS, count)
         nrows = math.ceil(count / ncols)
         fig = Figure(figsize=(PANEL_W * ncols, PANEL_H * nrows + 0.7), layout="constrained")
