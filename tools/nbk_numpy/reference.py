@@ -60,6 +60,7 @@ class Case:
     bytes_per_call: int
     moves: str = ONE_THREAD
     flops: int = 0
+    document: str = ""  # the document's figure where it is not the variant's
     extra: dict = dataclasses.field(default_factory=dict)
     keep: object = None
     last: object = None
@@ -139,15 +140,13 @@ def _wide(np):
 
 
 def _fits(n, element_bytes):
-    """True when n elements fit in half of the memory the kernel says is available."""
+    """True when n elements fit in half of the memory the kernel says is available (or it cannot say)."""
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return n * element_bytes <= int(line.split()[1]) * 1024 // 2
-    except (OSError, ValueError, IndexError):
-        pass
-    return True
+            kib = next(int(line.split()[1]) for line in f if line.startswith("MemAvailable:"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return True
+    return n * element_bytes <= kib * 1024 // 2
 
 
 _ALL = {}
@@ -233,7 +232,7 @@ def build_sum(np, rng, n):
         def check(_, results=results, accumulator=accumulator, tolerance=tolerance):
             errors = [float(fractions.Fraction(r) - exact) if math.isfinite(r) else math.inf for r in results]
             i = max(range(len(errors)), key=lambda k: abs(errors[k]))
-            ok = all(abs(e) <= tolerance for e in errors)
+            ok = abs(errors[i]) <= tolerance
             details = {"result": results[i], "error": errors[i], "tolerance": tolerance, "accumulator": accumulator,
                        "reproducible": len(set(results)) == 1}
             if errors[i] != 0 and exact != 0:
@@ -292,7 +291,7 @@ def _binary_f32(np, rng, size, ufunc, expected):
 def build_maximum(np, rng, *size):
     problem = _binary_f32(np, rng, size, np.maximum, lambda a, b: np.where(a >= b, a, b))
     if size == (32, 32, 32):
-        problem.cases[0].extra["document"] = "np.maximum: 172 us at 32^3"
+        problem.cases[0].document = "np.maximum: 172 us at 32^3"
     return problem
 
 
@@ -585,7 +584,7 @@ def result_row(case, size, repetitions, budget, memcpy, note):
         return amount / best if best > 0 else 0.0
 
     row = {"variant": v.name, "space": SPACE, "size": size_text(size), "elements": elements,
-           "expression": v.expression, "moves": case.moves, "document": case.extra.get("document", v.document),
+           "expression": v.expression, "moves": case.moves, "document": case.document or v.document,
            "first_call_includes": "", "repetitions": len(timed), "repetitions_planned": repetitions,
            "calls": len(timed) + 1, "stopped_early": len(timed) < repetitions, "budget_s": budget,
            "status": ("verified" if verdict.ok else "failed") if verdict.checked else "unchecked",
@@ -595,7 +594,7 @@ def result_row(case, size, repetitions, budget, memcpy, note):
     row["fraction_of_memcpy"] = row["gb_per_s"] / memcpy if case.bytes_per_call else None
     if case.flops:
         row.update(flops_per_call=case.flops, gflop_per_s=rate(case.flops) * 1e-9)
-    row.update({k: x for k, x in case.extra.items() if k != "document"}, **({"note": note} if note else {}))
+    row.update(case.extra, **({"note": note} if note else {}))
     return dict(row, **verdict.details), verdict
 
 
