@@ -2,7 +2,11 @@
 
 #include <Kokkos_Macros.hpp>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -85,6 +89,45 @@ std::string device_shortfall(std::uint64_t bytes) {
 
 void require_host_memory(std::uint64_t bytes, const std::string& what) {
   if (auto why = host_shortfall(bytes); !why.empty()) throw InputError(what + " " + why);
+}
+
+bool advise_huge_pages(void* data, std::uint64_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (data == nullptr || bytes < huge_page_threshold) return false;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto address = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = (address + page - 1) / page * page, end = (address + bytes) / page * page;
+  if (end <= begin) return false;
+  return madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
+#else
+  (void)data;
+  (void)bytes;
+  return false;
+#endif
+}
+
+bool huge_pages_advised(const void* data) {
+  // smaps: a header "start-end perms offset dev inode path" for each mapping, then its fields,
+  // the last of them "VmFlags: rd wr mr mw me ac hg ...".
+  std::ifstream smaps("/proc/self/smaps");
+  const auto address = reinterpret_cast<std::uintptr_t>(data);
+  bool inside = false;
+  std::string line;
+  while (std::getline(smaps, line)) {
+    unsigned long long start = 0, end = 0;
+    char dash = 0;
+    std::istringstream fields(line);
+    if (line.rfind("VmFlags:", 0) == 0) {
+      if (!inside) continue;
+      std::string flag;
+      while (fields >> flag)
+        if (flag == "hg") return true;
+      return false;
+    }
+    if (fields >> std::hex >> start >> dash >> end && dash == '-' && fields.peek() == ' ')
+      inside = start <= address && address < end;
+  }
+  return false;
 }
 
 void require_device_memory(std::uint64_t bytes, const std::string& what) {

@@ -92,11 +92,12 @@ template <class T, int Rank>
 using HostArray = Kokkos::View<std::conditional_t<Rank == 1, T*, std::conditional_t<Rank == 2, T**, T***>>,
                                Kokkos::LayoutRight, Kokkos::HostSpace>;
 
-template <class T, int Rank, class... Alloc>
-HostArray<T, Rank> host_array(const Size& s, const Alloc&... alloc) {
-  if constexpr (Rank == 1) return HostArray<T, Rank>(Kokkos::view_alloc(alloc...), s.elements());
-  else if constexpr (Rank == 2) return HostArray<T, Rank>(Kokkos::view_alloc(alloc...), s[0], s[1]);
-  else return HostArray<T, Rank>(Kokkos::view_alloc(alloc...), s[0], s[1], s[2]);
+// An uninitialized host array labelled `label`, on huge pages where it is large (allocate).
+template <class T, int Rank>
+HostArray<T, Rank> host_array(const Size& s, const std::string& label) {
+  if constexpr (Rank == 1) return allocate<HostArray<T, Rank>>(label, s.elements());
+  else if constexpr (Rank == 2) return allocate<HostArray<T, Rank>>(label, s[0], s[1]);
+  else return allocate<HostArray<T, Rank>>(label, s[0], s[1], s[2]);
 }
 
 namespace map_detail {
@@ -214,8 +215,8 @@ void make_inputs(MapProblem<Spec>& p, const std::vector<double>& u) {
   auto& arrays = std::get<Arrays<Spec, T>>(p.arrays);
   std::array<T*, Spec::inputs> data{};
   for (std::size_t k = 0; k < Spec::inputs; ++k) {
-    arrays[k] = host_array<T, Spec::rank>(p.size, Kokkos::WithoutInitializing,
-                                          std::string(Spec::label) + "::in" + std::to_string(k) + precision_name<T>());
+    arrays[k] = host_array<T, Spec::rank>(p.size, std::string(Spec::label) + "::in" + std::to_string(k) +
+                                                      precision_name<T>());
     data[k] = arrays[k].data();
   }
   Spec::generate(data, p.n(), u.data(), p.seed);
@@ -274,8 +275,10 @@ Variant host_loop_variant(std::string name, std::string moves) {
   v.footprint = arrays_of<Kokkos::DefaultHostExecutionSpace, T>(1);  // the output
   v.traffic = map_traffic_of<Spec, T>;
   v.make = maker<MapProblem<Spec>>([](const MapProblem<Spec>& p, const Size&) {
+    Out output = host_array<T, Spec::rank>(p.size, std::string(Spec::label) + "::out");
+    Kokkos::deep_copy(output, T{});  // its first touch, after the huge-page advice
     return std::make_unique<HostLoopCase<Out>>(
-        host_array<T, Spec::rank>(p.size, std::string(Spec::label) + "::out"),
+        std::move(output),
         [&p](const Out& out) { Spec::host_loop(p.template in<T>(), out); },
         [&p](const Out& out) { return map_check<Spec, T>(p, out.data()); });
   });
