@@ -11,7 +11,7 @@
 #include "nbk/counter/kernels.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/scalar_case.hpp"
+#include "nbk/experiment/scalar_spec.hpp"
 
 namespace nbk::experiments {
 
@@ -27,28 +27,11 @@ struct Problem final : exp::Problem {
   nlohmann::json to_json() const override { return {{"increments", increments}}; }
 };
 
-// The counter in the space's memory; a call leaves its count there.
-template <class Space>
-struct Data {
-  explicit Data(const Problem& p) : increments(p.increments), count("nbk::counter::count") {}
-  // Outside the clock: what the call counted, then the counter back to 0 for the next call.
-  Count read() {
-    const Count counted = count.read(exec);
-    Kokkos::deep_copy(exec, count.value, Count(0));
-    nbk::fence(exec, "nbk::counter reset");
-    return counted;
-  }
-
-  std::int64_t increments;
-  Space exec;
-  exp::ValueInSpace<Space, Count> count;
-};
-
 // The updates every call lost: none where they are atomic or where one thread runs them; a
 // race can lose all but one (never gain one).
-class LostUpdates {
+class Judge {
  public:
-  LostUpdates(std::int64_t increments, bool atomic, int threads)
+  Judge(std::int64_t increments, bool atomic, int threads)
       : increments_(increments),
         allowed_(atomic || threads == 1 ? 0 : std::max<std::int64_t>(increments - 1, 0)),
         threads_(threads) {}
@@ -76,21 +59,48 @@ class LostUpdates {
   std::int64_t fewest_lost_ = std::numeric_limits<std::int64_t>::max(), most_lost_ = -1, calls_ = 0;
 };
 
-template <class Space>
-exp::Variant variant_on(bool atomic) {
-  exp::Variant v{atomic ? "atomic" : "racy"};
-  v.moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
-  v.first_call = is_device_space_v<Space> ? "module load" : "";
-  v.footprint = [](const Size&) { return exp::Footprint{sizeof(Count), 0}; };
-  v.make = exp::maker<Problem>([atomic](const Problem& p, const Size&) {
-    auto data = std::make_unique<Data<Space>>(p);
-    LostUpdates judge(p.increments, atomic, data->exec.concurrency());
-    void (*call)(Data<Space>&) =
-        atomic ? +[](Data<Space>& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); }
-               : +[](Data<Space>& d) { counter::racy_increments(d.exec, d.count.value, d.increments); };
-    return exp::scalar_case(std::move(data), call, std::move(judge));
-  });
-  return exp::on<Space>(v);
+struct Spec : exp::ScalarSpec<Spec, Problem> {
+  struct Told {
+    bool atomic = false;  // the row's updates are atomic: none may be lost
+  };
+  using Row = exp::ScalarRow<Spec>;
+
+  // The counter in the space's memory; a call leaves its count there.
+  template <class Space>
+  struct Data {
+    explicit Data(const Problem& p) : increments(p.increments), count("nbk::counter::count") {}
+    // Outside the clock: what the call counted, then the counter back to 0 for the next call.
+    Count read() {
+      const Count counted = count.read(exec);
+      Kokkos::deep_copy(exec, count.value, Count(0));
+      nbk::fence(exec, "nbk::counter reset");
+      return counted;
+    }
+
+    std::int64_t increments;
+    Space exec;
+    exp::ValueInSpace<Space, Count> count;
+  };
+
+  template <class Space>
+  static Judge judge(const Problem& p, const Row& row, const Data<Space>& d) {
+    return Judge(p.increments, row.told.atomic, d.exec.concurrency());
+  }
+  template <class Space>
+  static exp::Footprint footprint(const Size&, const Told&) {
+    return {sizeof(Count), 0};
+  }
+};
+
+std::vector<Spec::Row> rows() {
+  const std::string moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
+  return {
+      {"racy", moves,
+       exp::on_spaces<Spec>([](auto& d) { counter::racy_increments(d.exec, d.count.value, d.increments); })},
+      {"atomic", moves,
+       exp::on_spaces<Spec>([](auto& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); }),
+       {true}},
+  };
 }
 
 }  // namespace
@@ -107,11 +117,7 @@ exp::Experiment counter(const exp::Notes& notes) {
     p->increments = s.elements();
     return p;
   };
-  for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    e.variants.push_back(variant_on<Space>(false));
-    e.variants.push_back(variant_on<Space>(true));
-  });
+  exp::on_every_space(e, rows());
   return e;
 }
 

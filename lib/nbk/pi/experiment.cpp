@@ -14,7 +14,7 @@
 #include "nbk/core/timer.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/scalar_case.hpp"
+#include "nbk/experiment/scalar_spec.hpp"
 #include "nbk/pi/kernels.hpp"
 
 namespace nbk::experiments {
@@ -43,10 +43,10 @@ struct Problem final : exp::Problem {
 
 // Every call's estimate, judged against pi itself: the one reference no generator can share a
 // defect with.
-class Estimates {
+class Judge {
  public:
   // `details` and `cells`: what the verdict adds to the estimates (the pool's creation time).
-  Estimates(std::int64_t samples, nlohmann::json details, std::vector<std::pair<std::string, std::string>> cells)
+  Judge(std::int64_t samples, nlohmann::json details, std::vector<std::pair<std::string, std::string>> cells)
       : samples_(samples), details_(std::move(details)), cells_(std::move(cells)) {}
   void record(Count inside) {
     if (inside > static_cast<Count>(samples_)) impossible_ = true;  // (unsigned: never below 0)
@@ -105,6 +105,10 @@ struct Data {
   exp::ValueInSpace<Space, Count> inside;
   double pool_seconds = 0;
 };
+template <class Space>
+using XorShift64s = Data<Space, pi::XorShift64<Space>>;
+template <class Space>
+using XorShift1024s = Data<Space, pi::XorShift1024<Space>>;
 
 // One std::mt19937_64 on one host thread.
 struct HostDraws {
@@ -113,40 +117,40 @@ struct HostDraws {
   std::mt19937_64 engine;
 };
 
-template <class Space, class Pool>
-exp::Variant variant_on(const char* name, std::uint64_t state_bytes, const exp::Variant& reference) {
-  exp::Variant v{name};
-  v.moves = "none (the states live in the space's memory; the count is read outside the clock)";
-  v.first_call = is_device_space_v<Space> ? "module load" : "";
-  v.footprint = [state_bytes](const Size& s) {
-    const std::uint64_t states = static_cast<std::uint64_t>(std::max<std::int64_t>(s[0], 1)) * state_bytes;
-    return is_device_space_v<Space> ? exp::Footprint{states, states} : exp::Footprint{2 * states, 0};
+struct Spec : exp::ScalarSpec<Spec, Problem> {
+  struct Told {
+    std::uint64_t state_bytes = 0;  // of one stream of the row's pool
   };
-  v.speedup_against = reference;
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    auto draws = std::make_unique<Data<Space, Pool>>(p);
-    const double seconds = draws->pool_seconds;
-    const auto call = [](Data<Space, Pool>& d) {
-      pi::count_inside(d.exec, d.pool, d.streams, d.samples_per_stream, d.inside.value);
-    };
-    return exp::scalar_case(std::move(draws), call,
-                            Estimates(p.samples(), {{"pool_creation_seconds", seconds}},
-                                      {{"pool creation", fmt::format("{:.2f} ms", seconds * 1e3)}}));
-  });
-  return exp::on<Space>(v);
-}
+  using Row = exp::ScalarRow<Spec>;
+  using HostData = HostDraws;
+  static constexpr bool against_host_row = true;
 
-exp::Variant host_reference() {
-  exp::Variant v{"mt19937"};
-  v.space = "host";
-  v.moves = "one host thread, one std::mt19937_64 draw per point";
-  v.footprint = [](const Size&) { return exp::Footprint{}; };
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    const auto call = [](HostDraws& d) { return pi::host_count_inside(d.engine, d.samples); };
-    return exp::scalar_case(std::make_unique<HostDraws>(p), call,
-                            Estimates(p.samples(), nlohmann::json::object(), {{"pool creation", "-"}}));
-  });
-  return v;
+  static Judge judge(const Problem& p, const Row&, const HostDraws&) {
+    return Judge(p.samples(), nlohmann::json::object(), {{"pool creation", "-"}});
+  }
+  template <class Space, class Pool>
+  static Judge judge(const Problem& p, const Row&, const Data<Space, Pool>& d) {
+    return Judge(p.samples(), {{"pool_creation_seconds", d.pool_seconds}},
+                 {{"pool creation", fmt::format("{:.2f} ms", d.pool_seconds * 1e3)}});
+  }
+  template <class Space>
+  static exp::Footprint footprint(const Size& s, const Told& told) {
+    const std::uint64_t states = static_cast<std::uint64_t>(std::max<std::int64_t>(s[0], 1)) * told.state_bytes;
+    return is_device_space_v<Space> ? exp::Footprint{states, states} : exp::Footprint{2 * states, 0};
+  }
+};
+
+std::vector<Spec::Row> rows() {
+  const auto count_inside = [](auto& d) {
+    pi::count_inside(d.exec, d.pool, d.streams, d.samples_per_stream, d.inside.value);
+  };
+  const std::string moves = "none (the states live in the space's memory; the count is read outside the clock)";
+  return {
+      {"mt19937", "one host thread, one std::mt19937_64 draw per point",
+       exp::on_host<Spec>([](auto& d) { return pi::host_count_inside(d.engine, d.samples); })},
+      {"xorshift64", moves, exp::on_spaces<Spec, XorShift64s>(count_inside), {pi::xorshift64_state_bytes}},
+      {"xorshift1024", moves, exp::on_spaces<Spec, XorShift1024s>(count_inside), {pi::xorshift1024_state_bytes}},
+  };
 }
 
 }  // namespace
@@ -180,13 +184,7 @@ exp::Experiment pi(const exp::Notes& notes) {
     p->samples_per_stream = s[1];
     return p;
   };
-  const exp::Variant reference = host_reference();
-  e.variants.push_back(reference);
-  for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    e.variants.push_back(variant_on<Space, pi::XorShift64<Space>>("xorshift64", pi::xorshift64_state_bytes, reference));
-    e.variants.push_back(variant_on<Space, pi::XorShift1024<Space>>("xorshift1024", pi::xorshift1024_state_bytes, reference));
-  });
+  exp::on_every_space(e, rows());
   return e;
 }
 

@@ -16,7 +16,7 @@
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
-#include "nbk/experiment/scalar_case.hpp"
+#include "nbk/experiment/scalar_spec.hpp"
 #include "nbk/product/kernels.hpp"
 
 namespace nbk::experiments {
@@ -58,19 +58,21 @@ struct Problem final : exp::Problem {
   }
 };
 
-// The samples in the space's memory, and the vendor's reduction where the space has one.
-template <class Space>
-struct Data : exp::ArrayInSpace<Space, double> {
-  explicit Data(const Problem& p) : exp::ArrayInSpace<Space, double>("nbk::product::data", p.host) {}
-  VendorReduce<Space> vendor;
-};
-
-// The product of every call: 0 where the exact product underflows, else within
-// product_tolerance of the host's; the worst one is shown.
-class ProductCheck {
+// Every call's value, as the row tells it: the product (0 where the exact product underflows,
+// else within product_tolerance of the host's) or the sum of logarithms (within a relative
+// log_sum_tolerance of the exact one); the worst one is shown. Either way the host's own
+// product must agree with what its logarithm predicts.
+class Judge {
  public:
-  explicit ProductCheck(const Problem& p) : p_(p) {}
+  Judge(const Problem& p, bool log_sum) : p_(p), log_sum_(log_sum) {}
   void record(double value) {
+    if (log_sum_) {
+      const double error = p_.log_sum != 0 ? std::fabs(value - p_.log_sum) / std::fabs(p_.log_sum) : std::fabs(value);
+      if (calls_++ == 0 || !(error <= worst_error_)) worst_ = value;
+      worst_error_ = std::max(worst_error_, std::isnan(error) ? INFINITY : error);
+      ok_ = ok_ && close_relative(value, p_.log_sum, log_sum_tolerance);
+      return;
+    }
     const bool right = p_.underflows ? value == 0.0
                                      : std::fabs(value - p_.product.value) <=
                                            product::product_tolerance(p_.product.value, p_.size());
@@ -78,83 +80,66 @@ class ProductCheck {
     ok_ = ok_ && right;
   }
   exp::Verdict verdict() const {
-    exp::Verdict v = verdict_of(p_, ok_, calls_);
-    v.cells = {{"result", worst_ == 0.0 ? std::string("0 (underflow)") : fmt::format("{:.6g}", worst_)}};
-    v.details = {{"product", worst_}};
-    return v;
-  }
-  // The host's own product must agree with what its logarithm predicts.
-  static exp::Verdict verdict_of(const Problem& p, bool ok, int calls) {
     exp::Verdict v;
-    v.ok = ok && calls > 0 && !(p.underflows && p.product.value != 0.0);
+    v.ok = ok_ && calls_ > 0 && !(p_.underflows && p_.product.value != 0.0);
     v.summary = v.ok ? "ok" : "FAILED";
+    if (log_sum_) {
+      v.cells = {{"result", fmt::format("{:.15g}", worst_)}, {"rel. error", fmt::format("{:.1e}", worst_error_)}};
+      v.details = {{"log_sum", worst_}, {"log_sum_relative_error", worst_error_}};
+    } else {
+      v.cells = {{"result", worst_ == 0.0 ? std::string("0 (underflow)") : fmt::format("{:.6g}", worst_)}};
+      v.details = {{"product", worst_}};
+    }
     return v;
   }
 
  private:
   const Problem& p_;
-  double worst_ = 0;
-  int calls_ = 0;
-  bool ok_ = true;
-};
-
-// The sum of logarithms of every call, within a relative log_sum_tolerance of the exact one.
-class LogSumCheck {
- public:
-  explicit LogSumCheck(const Problem& p) : p_(p) {}
-  void record(double value) {
-    const double error = p_.log_sum != 0 ? std::fabs(value - p_.log_sum) / std::fabs(p_.log_sum) : std::fabs(value);
-    if (calls_++ == 0 || !(error <= worst_error_)) worst_ = value;
-    worst_error_ = std::max(worst_error_, std::isnan(error) ? INFINITY : error);
-    ok_ = ok_ && close_relative(value, p_.log_sum, log_sum_tolerance);
-  }
-  exp::Verdict verdict() const {
-    exp::Verdict v = ProductCheck::verdict_of(p_, ok_, calls_);
-    v.cells = {{"result", fmt::format("{:.15g}", worst_)}, {"rel. error", fmt::format("{:.1e}", worst_error_)}};
-    v.details = {{"log_sum", worst_}, {"log_sum_relative_error", worst_error_}};
-    return v;
-  }
-
- private:
-  const Problem& p_;
+  bool log_sum_;
   double worst_ = 0, worst_error_ = 0;
   int calls_ = 0;
   bool ok_ = true;
 };
 
-// One reduction on one space over a copy of the samples in the space's memory; every call's
-// result is checked.
-template <class Space, class Check>
-exp::Variant variant_on(const char* name, const char* moves, double (*call)(Data<Space>&)) {
-  exp::Variant v{name};
-  v.moves = std::string(moves) + "; data resident";
-  v.footprint = exp::arrays_of<Space, double>(1);
-  v.make = exp::maker<Problem>([call](const Problem& p, const Size&) {
-    return exp::scalar_case(std::make_unique<Data<Space>>(p), call, Check(p));
-  });
-  return exp::on<Space>(v);
+struct Spec : exp::ScalarSpec<Spec, Problem> {
+  struct Told {
+    bool log_sum = false;  // the row's value is the sum of logarithms, not the product
+  };
+  using Row = exp::ScalarRow<Spec>;
+  using Element = double;
+  static constexpr bool first_call_loads_module = false;
+
+  // The samples in the space's memory, and the vendor's reduction where the space has one.
+  template <class Space>
+  struct Data : exp::ArrayInSpace<Space, double> {
+    explicit Data(const Problem& p) : exp::ArrayInSpace<Space, double>("nbk::product::data", p.host) {}
+    VendorReduce<Space> vendor;
+  };
+
+  template <class D>
+  static Judge judge(const Problem& p, const Row& row, const D&) {
+    return Judge(p, row.told.log_sum);
+  }
+};
+
+// A log and an add per element: bound by arithmetic on a CPU.
+Traffic log_sum_traffic(const Size& s) {
+  return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
 }
 
-template <class Space>
-void add_variants(std::vector<exp::Variant>& variants) {
-  exp::Variant prod = variant_on<Space, ProductCheck>("prod", "parallel_reduce with Kokkos::Prod", [](Data<Space>& d) {
-    return product::reduce_product(d.exec, d.x);
-  });
-  exp::Variant log_sum = variant_on<Space, LogSumCheck>(
-      "log-sum", "parallel_reduce of log x_i with Kokkos::Sum",
-      [](Data<Space>& d) { return product::reduce_log_sum(d.exec, d.x); });
-  // A log and an add per element: bound by arithmetic on a CPU.
-  log_sum.traffic = [](const Size& s) {
-    return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
+std::vector<Spec::Row> rows() {
+  using exp::Where;
+  const std::string resident = "; data resident";
+  return {
+      {"prod", "parallel_reduce with Kokkos::Prod" + resident,
+       exp::on_spaces<Spec>([](auto& d) { return product::reduce_product(d.exec, d.x); }), {}, Where::every_space,
+       kokkos34_reduce_launch},
+      {"log-sum", "parallel_reduce of log x_i with Kokkos::Sum" + resident,
+       exp::on_spaces<Spec>([](auto& d) { return product::reduce_log_sum(d.exec, d.x); }), {true},
+       Where::every_space, kokkos34_reduce_launch, log_sum_traffic},
+      {"cub-prod", "cub::DeviceReduce::Reduce with a multiply, outside Kokkos" + resident,
+       exp::on_spaces<Spec>([](auto& d) { return d.vendor.product(d.x); }), {}, Where::vendor_spaces},
   };
-  for (exp::Variant* v : {&prod, &log_sum}) {
-    v->below_memcpy_because = kokkos34_reduce_launch;
-    variants.push_back(*v);
-  }
-  if (has_vendor_reduction<Space>)
-    variants.push_back(variant_on<Space, ProductCheck>("cub-prod",
-                                                     "cub::DeviceReduce::Reduce with a multiply, outside Kokkos",
-                                                     [](Data<Space>& d) { return d.vendor.product(d.x); }));
 }
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {
@@ -185,7 +170,7 @@ exp::Experiment product(const exp::Notes& notes) {
     p->underflows = product::product_underflows(p->log_sum);
     return p;
   };
-  for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
+  exp::on_every_space(e, rows());
   e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };
   return e;
 }
