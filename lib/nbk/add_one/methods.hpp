@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nbk/add_one/kernels.hpp"
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/verify.hpp"
 #include "nbk/experiment/experiment.hpp"
@@ -53,7 +54,7 @@ template <class ExecSpace>
 class Resident final : public exp::Case {
  public:
   explicit Resident(std::int64_t n)
-      : data_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::resident"), n) {
+      : data_(allocate<decltype(data_)>("nbk::add_one::resident", n)) {
     fill(exec_, data_, 0);
     nbk::fence(exec_, "nbk::add_one::resident first touch");
   }
@@ -110,8 +111,8 @@ template <class ExecSpace, class HostMemory>
 class HostAndSpaceCopies : public exp::Case {
  public:
   explicit HostAndSpaceCopies(std::int64_t n)
-      : in_space_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::in_space"), n),
-        host_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::host"), n) {
+      : in_space_(allocate<decltype(in_space_)>("nbk::add_one::in_space", n)),
+        host_(allocate<decltype(host_)>("nbk::add_one::host", n)) {
     fill(Kokkos::DefaultHostExecutionSpace(), host_, 0);
     nbk::fence("nbk::add_one::host first touch");
   }

@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -104,7 +105,7 @@ void fill_uniform(T* out, Index n, std::uint64_t seed) {
 // first to last - 1, or the first n.
 inline Kokkos::View<float*, Kokkos::HostSpace> standard_normal_floats(Index first, Index last, std::uint64_t seed) {
   const Index n = last > first ? last - first : 0;
-  Kokkos::View<float*, Kokkos::HostSpace> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::normal_floats"), n);
+  auto v = allocate<Kokkos::View<float*, Kokkos::HostSpace>>("nbk::normal_floats", n);
   fill_standard_normal(v.data(), first, first + n, seed);
   return v;
 }
@@ -114,7 +115,7 @@ inline Kokkos::View<float*, Kokkos::HostSpace> standard_normal_floats(Index n, s
 }
 
 inline Kokkos::View<double*, Kokkos::HostSpace> uniform_doubles(Index n, std::uint64_t seed) {
-  Kokkos::View<double*, Kokkos::HostSpace> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::uniform_doubles"), n);
+  auto v = allocate<Kokkos::View<double*, Kokkos::HostSpace>>("nbk::uniform_doubles", n);
   fill_uniform(v.data(), n, seed);
   return v;
 }

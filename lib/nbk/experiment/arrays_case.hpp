@@ -19,7 +19,7 @@
 #include <type_traits>
 
 #include "nbk/core/compat.hpp"
-#include "nbk/core/memory.hpp"
+#include "nbk/core/allocate.hpp"
 #include "nbk/experiment/experiment.hpp"
 
 namespace nbk::exp {
@@ -33,16 +33,7 @@ template <class Space, class HostArray>
 using InSpace = Kokkos::View<typename HostArray::non_const_data_type, typename HostArray::array_layout,
                              typename Space::memory_space>;
 
-// An uninitialized View labelled `label`, of the given extents or layout; in host memory, on
-// huge pages where it is 4 MiB or more, advised before anything touches it (nbk::advise_huge_pages
-// says why: NumPy's arrays are).
-template <class View, class... Shape>
-View allocate(const std::string& label, const Shape&... shape) {
-  View view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), shape...);
-  if constexpr (std::is_same_v<typename View::memory_space, Kokkos::HostSpace>)
-    advise_huge_pages(view.data(), view.span() * sizeof(typename View::value_type));
-  return view;
-}
+using nbk::allocate;  // nbk/core/allocate.hpp: uninitialized, on huge pages in host memory
 
 // A rank-1 View over an allocation of its own, taken from the memory space itself (cudaMalloc on
 // CUDA) with nothing of Kokkos' in front of it, as a Numba device array has nothing: a write

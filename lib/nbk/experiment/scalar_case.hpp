@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/experiment/experiment.hpp"
 
@@ -72,7 +73,7 @@ struct ArrayInSpace {
   using Host = Kokkos::View<T*, Kokkos::HostSpace>;
   ArrayInSpace(const std::string& label, Host host_array)
       : host(std::move(host_array)),
-        x(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), host.extent(0)) {
+        x(allocate<Kokkos::View<T*, typename Space::memory_space>>(label, host.extent(0))) {
     upload();
     nbk::fence(exec, label + " upload");
   }

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <vector>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
@@ -136,7 +137,7 @@ exp::Experiment l2_norm(const exp::Notes& notes) {
     auto p = std::make_shared<Problem>();
     p->size = s;
     p->seed = settings.seed;
-    p->a = HostMatrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::l2_norm::a"), s[0], s[1]);
+    p->a = allocate<HostMatrix>("nbk::l2_norm::a", s[0], s[1]);
     if (p->unit_circle()) {
       const auto t = uniform_doubles(s[0], settings.seed);
       const double pi = 3.14159265358979323846;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/cuda_check.hpp"
 #include "nbk/core/fill.hpp"
@@ -132,9 +133,9 @@ class StreamProbe {
 
   StreamProbe(const ExecSpace& exec, std::int64_t n)
       : exec_(exec),
-        a_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::probe::a"), n),
-        b_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::probe::b"), n),
-        c_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::probe::c"), n) {
+        a_(allocate<View>("nbk::probe::a", n)),
+        b_(allocate<View>("nbk::probe::b", n)),
+        c_(allocate<View>("nbk::probe::c", n)) {
     fill(exec_, a_, probe_detail::a0);
     fill(exec_, b_, probe_detail::b0);
     fill(exec_, c_, probe_detail::c0);

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
@@ -160,9 +161,8 @@ exp::Experiment row_sum(const exp::Notes& notes) {
     auto p = std::make_shared<Problem>();
     p->size = s;
     p->seed = settings.seed;
-    using Kokkos::WithoutInitializing, Kokkos::view_alloc;
-    p->ints = HostMatrix<std::int32_t>(view_alloc(WithoutInitializing, "nbk::row_sum::ints"), s[0], s[1]);
-    p->floats = HostMatrix<float>(view_alloc(WithoutInitializing, "nbk::row_sum::floats"), s[0], s[1]);
+    p->ints = allocate<HostMatrix<std::int32_t>>("nbk::row_sum::ints", s[0], s[1]);
+    p->floats = allocate<HostMatrix<float>>("nbk::row_sum::floats", s[0], s[1]);
     fill_int32(p->ints.data(), s.elements(), settings.seed);
     fill_uniform(p->floats.data(), s.elements(), settings.seed + 1);
     // The references: plain loops of their own, not row_sum::host_row_sums (the host rows' code).
