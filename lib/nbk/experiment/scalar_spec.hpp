@@ -16,7 +16,7 @@
 // and optionally timed_with_transfers (also time the input copied in), first_call_loads_module,
 // against_host_row (the speed-ups of the rows on spaces are taken against the first host row) and
 // all_ranks(local, told) (how the ranks' values of an across_ranks row combine).
-// The statement then lists its variants as one table of ScalarRow<Spec> (Spec::Row): a name, what a
+// The statement then lists its variants as one table of ScalarRow<Spec> (a workload's Row): a name, what a
 // call moves, the call (on_spaces<Spec>(f): f(data) on every space's Data; on_host<Spec>(f): f on
 // HostData, one host thread), what the judge is told, where the row runs (Where), why it cannot
 // reach memcpy, and its traffic where it differs from the experiment's; on_every_space(e, rows) adds
