@@ -4,6 +4,7 @@
 // instantiate every case for each entry.
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
 
@@ -65,6 +66,18 @@ void for_each_space(SpaceList<Spaces...>, F&& f) {
 template <class F>
 void for_each_enabled_space(F&& f) {
   for_each_space(EnabledSpaces{}, static_cast<F&&>(f));
+}
+
+// How many spaces a list holds, and where Space stands in it (a table kept per enabled space).
+template <class... S>
+constexpr std::size_t space_count(SpaceList<S...>) {
+  return sizeof...(S);
+}
+template <class Space, class... S>
+constexpr std::size_t space_index(SpaceList<S...>) {
+  std::size_t k = 0, found = 0;
+  ((std::is_same_v<Space, S> ? (found = k, ++k) : ++k), ...);
+  return found;
 }
 
 // Short lower-case names used on the command line, in tables and in JSON.

@@ -83,26 +83,13 @@ struct ScalarSpec {
 template <class Spec>
 struct ScalarRow;
 
-namespace scalar_detail {
-template <class... S>
-constexpr std::size_t space_count(SpaceList<S...>) {
-  return sizeof...(S);
-}
-template <class Space, class... S>
-constexpr std::size_t space_index(SpaceList<S...>) {
-  std::size_t k = 0, found = 0;
-  ((std::is_same_v<Space, S> ? (found = k, ++k) : ++k), ...);
-  return found;
-}
-}  // namespace scalar_detail
-
 // A row's call: how to make its case on each enabled space, or on one host thread.
 template <class Spec>
 struct ScalarCall {
   using Make = std::function<std::unique_ptr<Case>(const typename Spec::Problem&, const Size&,
                                                    const ScalarRow<Spec>&)>;
   Make host;  // set for a row on one host thread
-  std::array<Make, scalar_detail::space_count(EnabledSpaces{})> on_space;  // in EnabledSpaces' order
+  std::array<Make, space_count(EnabledSpaces{})> on_space;  // in EnabledSpaces' order
 };
 
 template <class Spec>
@@ -227,7 +214,7 @@ ScalarCall<Spec> on_spaces(F call) {
   ScalarCall<Spec> c;
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    c.on_space[scalar_detail::space_index<Space>(EnabledSpaces{})] =
+    c.on_space[space_index<Space>(EnabledSpaces{})] =
         scalar_detail::case_maker<Spec, Data<Space>, true>(call);
   });
   return c;

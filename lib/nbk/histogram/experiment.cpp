@@ -15,7 +15,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/arrays_case.hpp"
+#include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/histogram/kernels.hpp"
 
 namespace nbk::experiments {
@@ -57,101 +57,89 @@ exp::Verdict check(const std::vector<Count>& reference, const Count* counts) {
 
 template <class Space>
 using Counts = histogram::Histogram<typename Space::memory_space>;
-template <class Space>
-using HistogramCase = exp::ArraysCase<Space, Samples, 1, Counts<Space>>;
-template <class Space>
-using Call = typename HistogramCase<Space>::Kernel;
 
-// A kernel of histogram/kernels.hpp, kernel(exec, x, bins, counts), as a case's call.
-template <class Space>
-using Kernel = void (*)(const Space&, const typename HistogramCase<Space>::In&, const Bins&, const Counts<Space>&);
-template <class Space>
-Call<Space> call_of(Kernel<Space> kernel, const Bins& bins) {
-  return [kernel, bins](const Space& exec, const typename HistogramCase<Space>::Ins& in, const Counts<Space>& out) {
-    kernel(exec, in[0], bins, out);
+struct Spec : exp::ArraysSpec<Spec, Problem> {
+  static constexpr const char* label = "nbk::histogram";
+  static constexpr const char* inputs_moved = "x";
+  static constexpr const char* output_moved = "the counts";
+  struct Told {
+    int bins = 0;
   };
-}
+  using Row = exp::ArraysRow<Spec>;
 
-// A way for the threads to share the counts: its name, and its call on the case's samples and
-// `counts`, made with the case.
-template <class Space>
-struct Sharing {
-  const char* name;
-  Call<Space> (*call)(const Bins& bins, const Counts<Space>& counts);
-  // The document's unchecked kernel, injected: on a GPU its counts get an allocation of their own.
-  bool injected_bug = false;
+  // The samples in Space's memory (copied in by the case), the range's bins and their counts.
+  template <class Space>
+  struct Data {
+    Data(const Problem&, const Row& row) : bins{-4, 4, row.told.bins} {
+      // The injected bug's counts on a GPU: an allocation of their own, so that memcheck sees the
+      // writes below them. On a CPU they stay a Kokkos View: the debug preset's bounds check names
+      // the View by its label, which only Kokkos' allocations carry.
+      const char* label = "nbk::histogram::counts";
+      if (row.injected_bug && is_device_space_v<Space>)
+        bare = exp::bare_allocation<Counts<Space>>(label, row.told.bins);
+      else
+        bare.view = exp::allocate<Counts<Space>>(label, row.told.bins);
+      out = bare.view;
+    }
+    static std::array<Samples, 1> inputs(const Problem& p) { return {p.x}; }
+    static exp::Footprint footprint(const Size& s, const Told&) {
+      return exp::arrays_of<Space, float>(1)(s);  // x (the counts are a few KiB)
+    }
+    Bins bins;
+    exp::BareAllocation<Counts<Space>> bare;  // owns the counts where they are a bare allocation
+    Counts<Space> out;
+  };
+  // Data with a ScatterView over the counts, made once with the case: on a CPU it holds a copy of
+  // the counts per thread.
+  template <class Space>
+  struct ScatterData : Data<Space> {
+    ScatterData(const Problem& p, const Row& row) : Data<Space>(p, row), scatter(this->out) {}
+    histogram::Scatter<Space> scatter;
+  };
+  struct HostData {
+    HostData(const Problem&, const Row& row) : bins{-4, 4, row.told.bins}, out("nbk::histogram::counts", bins.count) {}
+    static exp::Footprint footprint(const Size&, const Told&) { return {}; }
+    Bins bins;
+    HostHistogram out;
+  };
+
+  template <class Out>
+  static exp::Verdict judge(const Problem& p, const Row& row, const Out& counts) {
+    return check(p.reference(row.told.bins), counts.data());
+  }
 };
 
-// The variants, one row each, in the order of the table.
-template <class Space>
-std::vector<Sharing<Space>> sharings() {
-  using X = typename HistogramCase<Space>::In;
-  using C = Counts<Space>;
-  return {
-      {"atomic", [](const Bins& b, const C&) { return call_of<Space>(histogram::atomic_histogram<Space, X, C>, b); }},
-      {"scatter",
-       [](const Bins& b, const C& counts) -> Call<Space> {
-         // Made once, with the case: on a CPU it holds a copy of the counts per thread.
-         auto scatter = std::make_shared<histogram::Scatter<Space>>(counts);
-         return [b, scatter](const Space& exec, const typename HistogramCase<Space>::Ins& in, const C& out) {
-           histogram::scatter_histogram(exec, in[0], b, out, *scatter);
-         };
-       }},
-      {"team", [](const Bins& b, const C&) { return call_of<Space>(histogram::team_histogram<Space, X, C>, b); }},
-      {"private", [](const Bins& b, const C&) { return call_of<Space>(histogram::private_histogram<Space, X, C>, b); }},
+// The ways for the threads to share the counts, each a call on the case's samples and counts;
+// the host rows are their baselines, bin count by bin count.
+std::vector<Spec::Row> rows() {
+  const auto atomic = [](auto& exec, auto& in, auto& d) { histogram::atomic_histogram(exec, in[0], d.bins, d.out); };
+  const auto scatter = [](auto& exec, auto& in, auto& d) {
+    histogram::scatter_histogram(exec, in[0], d.bins, d.out, d.scatter);
   };
-}
-
-template <class Space>
-Sharing<Space> unchecked_document() {
-  using X = typename HistogramCase<Space>::In;
-  using C = Counts<Space>;
-  return {"unchecked-document",
-          [](const Bins& b, const C&) { return call_of<Space>(histogram::unchecked_document_histogram<Space, X, C>, b); },
-          true};
-}
-
-template <class Space>
-exp::Variant variant_on(const Sharing<Space>& sharing, int bins, const exp::Variant& host) {
-  exp::Variant v = exp::arrays_variant<Space>(fmt::format("{}-{}", sharing.name, bins), "x", "the counts");
-  v.footprint = exp::arrays_of<Space, float>(1);  // x (the counts are a few KiB)
-  v.speedup_against = host;
-  v.make = exp::maker<Problem>([sharing, bins](const Problem& p, const Size&) {
-    // The injected bug's counts on a GPU: an allocation of their own, so that memcheck sees the
-    // writes below them. On a CPU they stay a Kokkos View: the debug preset's bounds check names
-    // the View by its label, which only Kokkos' allocations carry.
-    const char* label = "nbk::histogram::counts";
-    exp::BareAllocation<Counts<Space>> bare;
-    if (sharing.injected_bug && is_device_space_v<Space>)
-      bare = exp::bare_allocation<Counts<Space>>(label, bins);
-    else
-      bare.view = exp::allocate<Counts<Space>>(label, bins);
-    auto call = sharing.call(Bins{-4, 4, bins}, bare.view);
-    if (bare.allocation)  // the call keeps the allocation for as long as the case runs it
-      call = [call, owner = bare.allocation](const Space& exec, const auto& in, const Counts<Space>& out) {
-        call(exec, in, out);
-      };
-    return std::make_unique<HistogramCase<Space>>(
-        "nbk::histogram", std::array{p.x}, bare.view, std::move(call),
-        [&p, bins](const typename Counts<Space>::HostMirror& out) { return check(p.reference(bins), out.data()); });
-  });
-  return v;
-}
-
-exp::Variant host_loop(int bins) {
-  exp::Variant v{fmt::format("host-{}", bins)};
-  v.space = "host";
-  v.moves = "one host thread, host memory";
-  v.footprint = [](const Size&) { return exp::Footprint{}; };
-  v.make = exp::maker<Problem>([bins](const Problem& p, const Size&) {
-    return std::make_unique<exp::HostLoopCase<HostHistogram>>(
-        HostHistogram("nbk::histogram::counts", bins),
-        [&p, bins](const HostHistogram& counts) {
-          histogram::host_histogram(p.x.data(), p.size(), Bins{-4, 4, bins}, counts.data());
-        },
-        [&p, bins](const HostHistogram& counts) { return check(p.reference(bins), counts.data()); });
-  });
-  return v;
+  const auto team = [](auto& exec, auto& in, auto& d) { histogram::team_histogram(exec, in[0], d.bins, d.out); };
+  const auto private_copies = [](auto& exec, auto& in, auto& d) {
+    histogram::private_histogram(exec, in[0], d.bins, d.out);
+  };
+  std::vector<Spec::Row> rows;
+  for (const int bins : bin_counts)
+    rows.push_back({fmt::format("host-{}", bins), exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
+                      histogram::host_histogram(p.x.data(), p.size(), d.bins, d.out.data());
+                    }),
+                    {bins}, {}, "one host thread, host memory"});
+  for (std::size_t k = 0; k < std::size(bin_counts); ++k) {
+    const int bins = bin_counts[k];
+    const exp::VariantRef host = rows[k];  // a copy: the table grows below
+    rows.push_back({fmt::format("atomic-{}", bins), exp::on_spaces<Spec, Spec::Data>(atomic), {bins}, host});
+    rows.push_back({fmt::format("scatter-{}", bins), exp::on_spaces<Spec, Spec::ScatterData>(scatter), {bins}, host});
+    rows.push_back({fmt::format("team-{}", bins), exp::on_spaces<Spec, Spec::Data>(team), {bins}, host});
+    rows.push_back({fmt::format("private-{}", bins), exp::on_spaces<Spec, Spec::Data>(private_copies), {bins}, host});
+  }
+  // The document's unchecked kernel, injected: on a GPU its counts get an allocation of their own.
+  rows.push_back({"unchecked-document-100", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+                    histogram::unchecked_document_histogram(exec, in[0], d.bins, d.out);
+                  }),
+                  {100}, rows[2], {}, {}, true});
+  return rows;
 }
 
 }  // namespace
@@ -183,15 +171,7 @@ exp::Experiment histogram(const exp::Notes& notes) {
     }
     return p;
   };
-  std::map<int, exp::Variant> hosts;
-  for (const int bins : bin_counts) e.variants.push_back(hosts[bins] = host_loop(bins));
-  for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    for (const int bins : bin_counts)
-      for (const Sharing<Space>& sharing : sharings<Space>())
-        e.variants.push_back(variant_on<Space>(sharing, bins, hosts[bins]));
-    e.injected_bugs.push_back(variant_on<Space>(unchecked_document<Space>(), 100, hosts[100]));
-  });
+  exp::on_every_space(e, rows());
   return e;
 }
 

@@ -15,7 +15,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/arrays_case.hpp"
+#include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/l2_norm/kernels.hpp"
 
 namespace nbk::experiments {
@@ -79,45 +79,57 @@ Traffic traffic(const Size& s) {
           2 * static_cast<std::uint64_t>(s.elements())};
 }
 
-template <class Acc>
-const char* accumulator() { return std::is_same_v<Acc, double> ? "double-acc" : "float-acc"; }
-
-template <class Space, class Acc>
-exp::Variant variant_on(const exp::Variant& host) {
-  using Norms = Kokkos::View<float*, typename Space::memory_space>;
-  using Case = exp::ArraysCase<Space, HostMatrix, 1, Norms>;
-  exp::Variant v = exp::arrays_variant<Space>(accumulator<Acc>(), "the rows", "the norms");
-  v.footprint = [](const Size& s) {
-    const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(float);
-    const auto norms = static_cast<std::uint64_t>(s[0]) * sizeof(float);
-    return is_device_space_v<Space> ? exp::Footprint{norms, matrix + norms} : exp::Footprint{matrix + 2 * norms, 0};
+struct Spec : exp::ArraysSpec<Spec, Problem> {
+  static constexpr const char* label = "nbk::l2_norm";
+  static constexpr const char* inputs_moved = "the rows";
+  static constexpr const char* output_moved = "the norms";
+  struct Told {
+    bool float_acc = false;  // the squares added in float, not double
   };
-  v.speedup_against = host;
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    return std::make_unique<Case>(
-        "nbk::l2_norm", std::array{p.a}, exp::allocate<Norms>("nbk::l2_norm::per_row", p.a.extent(0)),
-        [](const Space& exec, const typename Case::Ins& in, const Norms& norms) {
-          l2_norm::row_norms<Acc>(exec, in[0], norms);
-        },
-        [&p](const typename Norms::HostMirror& norms) { return check<Acc>(p, norms.data()); });
-  });
-  return v;
-}
+  using Row = exp::ArraysRow<Spec>;
 
-exp::Variant host_loop() {
-  exp::Variant v{"host"};
-  v.space = "host";
-  v.moves = "one host thread, squares added in double, host memory";
-  v.footprint = [](const Size& s) { return exp::Footprint{static_cast<std::uint64_t>(s[0]) * sizeof(float), 0}; };
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    return std::make_unique<exp::HostLoopCase<HostNorms>>(
-        HostNorms("nbk::l2_norm::norms", p.rows()),
-        [&p](const HostNorms& norms) {
-          l2_norm::host_row_norms<double>(p.a.data(), p.rows(), p.columns(), norms.data());
-        },
-        [&p](const HostNorms& norms) { return check<double>(p, norms.data()); });
-  });
-  return v;
+  // The rows in Space's memory (copied in by the case) and their norms.
+  template <class Space>
+  struct Data {
+    using Out = Kokkos::View<float*, typename Space::memory_space>;
+    Data(const Problem& p, const Row&) : out(allocate<Out>("nbk::l2_norm::per_row", p.rows())) {}
+    static std::array<HostMatrix, 1> inputs(const Problem& p) { return {p.a}; }
+    static exp::Footprint footprint(const Size& s, const Told&) {
+      return exp::arrays_case_footprint<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(float),
+                                               static_cast<std::uint64_t>(s[0]) * sizeof(float));
+    }
+    Out out;
+  };
+  struct HostData {
+    HostData(const Problem& p, const Row&) : out("nbk::l2_norm::norms", p.rows()) {}
+    static exp::Footprint footprint(const Size& s, const Told&) {
+      return {static_cast<std::uint64_t>(s[0]) * sizeof(float), 0};
+    }
+    HostNorms out;
+  };
+
+  template <class Out>
+  static exp::Verdict judge(const Problem& p, const Row& row, const Out& norms) {
+    return row.told.float_acc ? check<float>(p, norms.data()) : check<double>(p, norms.data());
+  }
+};
+
+std::vector<Spec::Row> rows() {
+  const Spec::Row host = {"host", exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
+                            l2_norm::host_row_norms<double>(p.a.data(), p.rows(), p.columns(), d.out.data());
+                          }),
+                          {}, {}, "one host thread, squares added in double, host memory"};
+  return {
+      host,
+      {"double-acc", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+         l2_norm::row_norms<double>(exec, in[0], d.out);
+       }),
+       {}, host},
+      {"float-acc", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+         l2_norm::row_norms<float>(exec, in[0], d.out);
+       }),
+       {true}, host},
+  };
 }
 
 }  // namespace
@@ -157,13 +169,7 @@ exp::Experiment l2_norm(const exp::Notes& notes) {
     }
     return p;
   };
-  const exp::Variant host = host_loop();
-  e.variants.push_back(host);
-  for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    e.variants.push_back(variant_on<Space, double>(host));
-    e.variants.push_back(variant_on<Space, float>(host));
-  });
+  exp::on_every_space(e, rows());
   return e;
 }
 

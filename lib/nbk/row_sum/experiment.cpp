@@ -15,7 +15,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/arrays_case.hpp"
+#include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/row_sum/kernels.hpp"
 
 namespace nbk::experiments {
@@ -86,53 +86,69 @@ Traffic traffic(const Size& s) {
   return {static_cast<std::uint64_t>(s.elements()) * sizeof(T), static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>)};
 }
 
-enum class Way { team, vector, flat };
-constexpr const char* way_name[] = {"team", "vector", "flat"};
+struct Spec : exp::ArraysSpec<Spec, Problem> {
+  static constexpr const char* label = "nbk::row_sum";
+  static constexpr const char* inputs_moved = "the matrix";
+  static constexpr const char* output_moved = "the sums";
+  using Row = exp::ArraysRow<Spec>;
 
-template <class Space, class T, Way way>
-exp::Variant variant_on(const exp::Variant& host) {
-  using Sums = Kokkos::View<Sum<T>*, typename Space::memory_space>;
-  using Case = exp::ArraysCase<Space, HostMatrix<T>, 1, Sums>;
-  exp::Variant v = exp::arrays_variant<Space>(fmt::format("{}-{}", way_name[int(way)], type_name<T>()),
-                                           "the matrix", "the sums");
-  v.footprint = [](const Size& s) {
-    const auto matrix = static_cast<std::uint64_t>(s.elements()) * sizeof(T);
-    const auto sums = static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>);
-    return is_device_space_v<Space> ? exp::Footprint{sums, matrix + sums} : exp::Footprint{matrix + 2 * sums, 0};
+  // The matrix of T in Space's memory (copied in by the case) and its sums.
+  template <class Space, class T>
+  struct Data {
+    Data(const Problem& p, const Row&) : out(allocate<Out>("nbk::row_sum::per_row", p.rows())) {}
+    static std::array<HostMatrix<T>, 1> inputs(const Problem& p) { return {p.matrix<T>()}; }
+    static exp::Footprint footprint(const Size& s, const Told&) {
+      return exp::arrays_case_footprint<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(T),
+                                               static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>));
+    }
+    using Out = Kokkos::View<Sum<T>*, typename Space::memory_space>;
+    Out out;
   };
-  v.traffic = traffic<T>;
-  v.speedup_against = host;
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    const auto& a = p.matrix<T>();
-    return std::make_unique<Case>(
-        "nbk::row_sum", std::array{a}, exp::allocate<Sums>("nbk::row_sum::per_row", a.extent(0)),
-        [](const Space& exec, const typename Case::Ins& in, const Sums& sums) {
-          if constexpr (way == Way::team)
-            row_sum::team_row_sums(exec, in[0], sums);
-          else if constexpr (way == Way::vector)
-            row_sum::vector_row_sums(exec, in[0], sums);
-          else
-            row_sum::flat_row_sums(exec, in[0], sums);
-        },
-        [&p](const typename Sums::HostMirror& sums) { return check(p, sums.data()); });
-  });
-  return v;
+  template <class T>
+  struct HostData {
+    HostData(const Problem& p, const Row&) : out("nbk::row_sum::sums", p.rows()) {}
+    static exp::Footprint footprint(const Size& s, const Told&) {
+      return {static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>), 0};
+    }
+    HostSums<T> out;
+  };
+
+  template <class Out>
+  static exp::Verdict judge(const Problem& p, const Row&, const Out& sums) {
+    return check(p, sums.data());
+  }
+};
+
+template <class Space>
+using Ints = Spec::Data<Space, std::int32_t>;
+template <class Space>
+using Floats = Spec::Data<Space, float>;
+
+// The host row in T: the baseline of the rows on the spaces in T.
+template <class T>
+Spec::Row host_row() {
+  return {fmt::format("host-{}", type_name<T>()),
+          exp::on_host<Spec, Spec::HostData<T>>([](const Problem& p, auto& d) {
+            row_sum::host_row_sums(p.matrix<T>().data(), p.rows(), p.columns(), d.out.data());
+          }),
+          {}, {}, "one host thread, host memory", traffic<T>};
 }
 
-template <class T>
-exp::Variant host_loop() {
-  exp::Variant v{fmt::format("host-{}", type_name<T>())};
-  v.space = "host";
-  v.moves = "one host thread, host memory";
-  v.footprint = [](const Size& s) { return exp::Footprint{static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>), 0}; };
-  v.traffic = traffic<T>;
-  v.make = exp::maker<Problem>([](const Problem& p, const Size&) {
-    return std::make_unique<exp::HostLoopCase<HostSums<T>>>(
-        HostSums<T>("nbk::row_sum::sums", p.rows()),
-        [&p](const HostSums<T>& sums) { row_sum::host_row_sums(p.matrix<T>().data(), p.rows(), p.columns(), sums.data()); },
-        [&p](const HostSums<T>& sums) { return check(p, sums.data()); });
-  });
-  return v;
+std::vector<Spec::Row> rows() {
+  const Spec::Row host_int32 = host_row<std::int32_t>(), host_float32 = host_row<float>();
+  const auto team = [](auto& exec, auto& in, auto& d) { row_sum::team_row_sums(exec, in[0], d.out); };
+  const auto vector = [](auto& exec, auto& in, auto& d) { row_sum::vector_row_sums(exec, in[0], d.out); };
+  const auto flat = [](auto& exec, auto& in, auto& d) { row_sum::flat_row_sums(exec, in[0], d.out); };
+  return {
+      host_int32,
+      host_float32,
+      {"team-int32", exp::on_spaces<Spec, Ints>(team), {}, host_int32, {}, traffic<std::int32_t>},
+      {"team-float32", exp::on_spaces<Spec, Floats>(team), {}, host_float32, {}, traffic<float>},
+      {"vector-int32", exp::on_spaces<Spec, Ints>(vector), {}, host_int32, {}, traffic<std::int32_t>},
+      {"vector-float32", exp::on_spaces<Spec, Floats>(vector), {}, host_float32, {}, traffic<float>},
+      {"flat-int32", exp::on_spaces<Spec, Ints>(flat), {}, host_int32, {}, traffic<std::int32_t>},
+      {"flat-float32", exp::on_spaces<Spec, Floats>(flat), {}, host_float32, {}, traffic<float>},
+  };
 }
 
 // int32 draws uniform over its whole range, from random_data.hpp's blocks and engines.
@@ -175,18 +191,7 @@ exp::Experiment row_sum(const exp::Notes& notes) {
       }
     return p;
   };
-  const exp::Variant host_int32 = host_loop<std::int32_t>(), host_float32 = host_loop<float>();
-  e.variants.push_back(host_int32);
-  e.variants.push_back(host_float32);
-  for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    e.variants.push_back(variant_on<Space, std::int32_t, Way::team>(host_int32));
-    e.variants.push_back(variant_on<Space, float, Way::team>(host_float32));
-    e.variants.push_back(variant_on<Space, std::int32_t, Way::vector>(host_int32));
-    e.variants.push_back(variant_on<Space, float, Way::vector>(host_float32));
-    e.variants.push_back(variant_on<Space, std::int32_t, Way::flat>(host_int32));
-    e.variants.push_back(variant_on<Space, float, Way::flat>(host_float32));
-  });
+  exp::on_every_space(e, rows());
   return e;
 }
 
