@@ -105,6 +105,7 @@ class Run:
         self.error = None
         self.crosses_link = False  # host<->device copies are timed (the registrar's crosses_link counter)
         self.reference = self.run = self.elements = self.link_fraction = None
+        self.above_because = {}  # a program's reason for a fraction above 100%, by reference kind
 
     key = property(lambda self: (self.experiment, self.variant, self.size, self.extra))  # the name less the space
     family = property(lambda self: f"{self.experiment}/{self.variant}" if self.variant else self.experiment)

@@ -48,6 +48,9 @@ def rows_of(run, data):
                 f"not verified: {row.get('check') or row.get('status') or 'no status'}"
             # judged_on: the space whose probes judge the row (a vendor call on every core: openmp's)
             r.reference = bandwidth_reference(probes, row.get("judged_on") or space)
+            # the program's reason for a figure above 100% of that reference, by reference kind
+            because = {} if transfers else row.get("fraction_above_100_because") or {}
+            r.above_because = {"memcpy": because.get("memcpy"), "copy": because.get("kokkos_copy")}
             out.append(r)
     return out
 
@@ -56,6 +59,7 @@ _NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
 # The fields the tools read and their types; null is allowed wherever a field may be absent.
 _ROW_FIELDS = {"variant": _TEXT, "space": _TEXT, "size": _TEXT + _INT, "elements": _INT, "status": _TEXT,
                "check": _TEXT, "reason": _TEXT, "judged_on": _TEXT, "with_transfers": (dict,),
+               "fraction_above_100_because": (dict,),
                **dict.fromkeys(("first_s", "best_s", "median_s", "gb_per_s", "fraction_of_memcpy",
                                 "fraction_of_kokkos_copy", "fraction_of_link"), _NUMBER)}
 _CONTEXT_FIELDS = {**dict.fromkeys(("host", "host_name", "label", "name", "preset", "git_revision", "cpu_model",

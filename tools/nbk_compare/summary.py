@@ -227,6 +227,11 @@ def legend(runs, lines):
                    "the best CPU variant's (>1: ours is faster), only where both ran on one machine. From "
                    f"{', '.join(r.label for r in reference_runs(runs, space))}."
                    + (f" Another machine than the best CPU row's, so no speed-up: {', '.join(apart)}." if apart else ""))
+    for line in lines:
+        for entry in (line.cpu, line.resident):
+            if entry and (entry.fraction or 0) > 1 and entry.fraction_of != "link":
+                why = entry.above_because.get(entry.fraction_of) or "no reason given by its program"
+                out.append(f"% ref above 100%, {line.experiment} {entry.variant} {entry.space}: {why}")
     if over := [f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
                 if line.transfers and (line.transfers.fraction or 0) > 1]:
         out.append(f"% link above 100% ({', '.join(over)}): % link is the time the reads take up and the writes "
