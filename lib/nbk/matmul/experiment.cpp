@@ -12,6 +12,7 @@
 #include <ostream>
 #include <string>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
@@ -221,13 +222,10 @@ exp::Experiment matmul(const exp::Notes& notes) {
     auto p = std::make_shared<Problem>();
     p->size = s;
     p->seed = settings.seed;
-    const auto uninitialized = [](const std::string& label) {
-      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
-    };
-    p->a = HostMatrix(uninitialized("nbk::matmul::a"), rows(s), inner(s));
-    p->b = HostMatrix(uninitialized("nbk::matmul::b"), inner(s), columns(s));
-    p->reference = HostDoubles(uninitialized("nbk::matmul::reference"), rows(s), columns(s));
-    p->magnitude = HostDoubles(uninitialized("nbk::matmul::magnitude"), rows(s), columns(s));
+    p->a = allocate<HostMatrix>("nbk::matmul::a", rows(s), inner(s));
+    p->b = allocate<HostMatrix>("nbk::matmul::b", inner(s), columns(s));
+    p->reference = allocate<HostDoubles>("nbk::matmul::reference", rows(s), columns(s));
+    p->magnitude = allocate<HostDoubles>("nbk::matmul::magnitude", rows(s), columns(s));
     fill_standard_normal(p->a.data(), rows(s) * inner(s), settings.seed);
     fill_standard_normal(p->b.data(), inner(s) * columns(s), settings.seed + 1);
     // A plain host lambda: the rows of the reference, in parallel on the host threads.
