@@ -24,7 +24,6 @@ it reports an error after but not before. Exit status: 0 none, 1 some (listed la
 
 
 def parser():
-    """nbk-compare's subcommands: compare (the default, named by no word) and regress."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--alpha", type=checked(float, lambda v: 0 < v < 1, "must lie between 0 and 1"),
                         default=cmpmod.DEFAULT_ALPHA, metavar="A",

@@ -11,12 +11,11 @@ DEFAULT_BASELINE = "serial"
 
 
 class UsageError(Exception):
-    """A request that does not fit the inputs (unknown baseline, ...); one line."""
+    """A request that does not fit the inputs (unknown baseline, ...)."""
 
 
 @dataclasses.dataclass(eq=False)
 class Column:
-    """One space of one file."""
     file: object
     space: str
     label: str
@@ -38,7 +37,7 @@ class Cell:
     gbps = property(lambda self: None if self.run.error else self.run.gbps)
     spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
 
-    # none for a call crossing the link: its bound is the link, not the device's memory
+    # none for a call crossing the link: its bound is the link
     reference = property(lambda self: None if self.run.crosses_link else self.run.reference)
     ref_fraction = property(lambda self: None if self.run.crosses_link or self.error else self.run.fraction)
 
@@ -55,7 +54,6 @@ class Row:
 class Comparison:
     def __init__(self, files, baseline, alpha, baseline_required):
         self.files, self.alpha, self.notes = files, alpha, []
-        # a column per (file, space), labelled by the space, or space@file for a space of several files
         count = collections.Counter(space for f in files for space in f.spaces)
         self.columns = [Column(f, space, f"{space}@{f.label}" if count[space] > 1 and space else space or f.label)
                         for f in files for space in f.spaces]
@@ -80,7 +78,6 @@ class Comparison:
             raise UsageError("nothing to pair: " + "; ".join(f"{f.label} has {_contents(f.runs.values())}" for f in files))
 
     def not_comparable(self):
-        """(row, reason) for each row that some input lacks (none of one input)."""
         found = [(row, [_why_absent(f, row) for f in self.files
                         if f not in {c.column.file for c in row.cells.values()}]) for row in self.rows]
         return [(row, "; ".join(reasons)) for row, reasons in found if reasons]
@@ -122,7 +119,7 @@ def _too_few(n, alpha, consequence):
 
 
 def _contents(runs):
-    """'add_one at 2147483648; sum at 134217571' (experiments and their sizes)."""
+    """'add_one at 2147483648; sum at 134217571'."""
     sizes = {}
     for r in runs:
         if r.experiment != "probe":
@@ -151,7 +148,6 @@ def _sorted_rows(rows):
 
 
 def comparison_table(cmp):
-    """Header groups, sub-headers and rows of strings for the text and Markdown tables."""
     kinds = {c.spread[0] for r in cmp.rows for c in r.cells.values() if c.spread[0]}
     one_kind = kinds.pop() if len(kinds) == 1 else None
     groups = [("", ["experiment", "variant", "size"])] + [
@@ -173,8 +169,7 @@ def comparison_table(cmp):
 
 
 def render_text_table(groups, rows, blank_between=None, left=None):
-    """Group labels over their sub-columns, then sub-headers; columns `left` (default: the first group's)
-    left-aligned, the others right."""
+    """Group labels over their sub-columns, then sub-headers; `left` (default: the first group) left-aligned."""
     headers = [h for _, subs in groups for h in subs]
     widths = [max(len(v) for v in column) for column in zip(headers, *rows)]
     spans, i = [], 0  # each group's columns, the last widened to its label
@@ -236,7 +231,6 @@ def comparison_records(cmp):
 
 
 def comparison_doc(cmp):
-    """nbk-compare's JSON document: a record per benchmark per column."""
     return {"baseline": cmp.baseline.label, "alpha": cmp.alpha,
             "files": [{"label": f.label, "path": f.path} for f in cmp.files],
             "columns": [{"label": c.label, "space": c.space, "file": c.file.path} for c in cmp.columns],
@@ -256,8 +250,7 @@ class RegressRow:
 
 
 class Regression:
-    """Same names in two runs: one fails when its median time grew by more than `threshold` and, where
-    both have repetitions, the U test finds it significant; or when it errs after but not before."""
+    """Same names in two runs, judged as docs/comparing.md says."""
 
     def __init__(self, before, after, threshold, alpha):
         self.before_file, self.after_file, self.threshold, self.alpha = before, after, threshold, alpha

@@ -19,7 +19,7 @@ class InputError(Exception):
 
 
 def load_json(path):
-    """The tools' one JSON reader: the data, or InputError in one line naming the file."""
+    """The tools' one JSON reader: the data, or InputError naming the file."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -91,15 +91,14 @@ def is_reference(space):
 
 
 class Run:
-    """One row: its repetitions' times (a program's: its best call) or Google Benchmark's aggregates;
-    `reference` the probe Run judging its GB/s, `run` a program row's RunRecord."""
+    """One row: its repetitions' times (a program's: its best call) or Google Benchmark's aggregates."""
 
     def __init__(self, name, **fields):
         self.name = name  # run name without the aggregate suffix
         fields = {**split_name(name), **fields}
         self.experiment, self.variant, self.space, self.size, self.extra = (
             fields[k] for k in ("experiment", "variant", "space", "size", "extra"))
-        self.samples = []  # seconds per iteration, one per repetition (run_type iteration)
+        self.samples = []  # seconds per iteration, a repetition each
         self.gbps_samples = []
         self.aggregates = {}  # aggregate name -> row
         self.error = None
@@ -111,13 +110,11 @@ class Run:
     family = property(lambda self: f"{self.experiment}/{self.variant}" if self.variant else self.experiment)
 
     def _of_aggregates(self, value):
-        """value(row) of the median aggregate, else of the mean; None without either."""
         return next((v for v in (value(self.aggregates[n]) for n in ("median", "mean") if n in self.aggregates)
                      if v is not None), None)
 
     @property
     def time(self):
-        """Median seconds per iteration of the repetitions, else the median (or mean) aggregate."""
         return _median(self.samples) if self.samples else self._of_aggregates(_seconds)
 
     @property
@@ -184,7 +181,7 @@ def _median(values):
 
 
 class BenchFile:
-    """A validated Google Benchmark JSON file; each run's reference the file's probe of its space."""
+    """A validated Google Benchmark JSON file."""
 
     def __init__(self, path, label=None):
         self.path, self.label = path, label

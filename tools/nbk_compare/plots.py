@@ -1,5 +1,4 @@
-"""nbk-report's PNG plots (matplotlib's Agg): speedup.png, the answer at a glance, and times.png, small
-multiples paged so that no figure is taller than MAX_HEIGHT_PX."""
+"""nbk-report's PNG plots (matplotlib's Agg): speedup.png and times.png (small multiples, paged)."""
 import math
 import os
 import struct
@@ -32,7 +31,6 @@ MAX_HEIGHT_PX = 1600  # no figure taller: a page shows it whole
 
 
 def _save(fig, canvas_cls, path):
-    """Writes the PNG, again smaller if it came out taller than MAX_HEIGHT_PX."""
     canvas_cls(fig)
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
     height = png_size(path)[1]
@@ -50,7 +48,7 @@ def png_size(path):
 
 
 def _style_time_axes(ax, ticker, title=None):
-    """Log-log; times labelled at whole decades in one style, the range whole decades (a few % never fills it)."""
+    """Log-log, the range whole decades (a few % never fills it)."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
@@ -75,7 +73,7 @@ PANEL_W, PANEL_H, COLUMNS = 4.2, 2.7, 4  # inches; a page of small multiples is 
 
 
 def _small_multiples(panels, draw, path, title):
-    """A panel per item drawn by draw(ax, item), on pages (path, path-2, ...) no taller than MAX_HEIGHT_PX."""
+    """A panel per item drawn by draw(ax, item), on pages path, path-2, ..."""
     Figure, Canvas, _ = _matplotlib()
     written, per = [], max(1, int((MAX_HEIGHT_PX / DPI - 1.0) // PANEL_H)) * COLUMNS  # panels a page
     for k, first in enumerate(range(0, len(panels), per)):
@@ -103,8 +101,6 @@ def _curves_by_size(entries, pick):
 
 
 def plot_run_times(runs, lines, path):
-    """Per workload: best time against elements of each CPU run, NumPy, each GPU run resident and with
-    transfers; a line where the GPU (resident) wins from; a workload of one size as bars."""
     _, _, ticker = _matplotlib()
     cpus = cpu_runs(runs)
     gpus = [r for r in runs if r.has_device]
@@ -119,7 +115,6 @@ def plot_run_times(runs, lines, path):
                                                            (" + transfers", ":", "^", True))]
 
     def _bars(ax, line, curves, mine):
-        """A workload of one size: each curve's best time as a bar on a linear axis from 0."""
         found = [(label, xy[0][1], i) for i, (label, _, _, pick) in enumerate(curves)
                  if (xy := _curves_by_size(mine, pick))]
         ax.barh(range(len(found)), [t for _, t, _ in found], color=[f"C{i % 10}" for _, _, i in found], height=0.6)
@@ -161,8 +156,7 @@ def plot_run_times(runs, lines, path):
 
 
 def plot_speedups(lines, path):
-    """The answer at a glance: per workload the best GPU rows' and NumPy's speed-up over the best CPU row,
-    bars on one log axis; None when there is none."""
+    """The best GPU rows' and NumPy's speed-up over the best CPU row; None when there is none."""
     Figure, Canvas, ticker = _matplotlib()
     series = [("best GPU, data resident", lambda line: line.speedup(line.resident)),
               ("best GPU, with transfers", lambda line: line.speedup(line.transfers)),
@@ -200,7 +194,7 @@ def plot_speedups(lines, path):
 
 
 def write_run_plots(runs, lines, out_dir):
-    """times.png (and times-2.png, ... where it takes pages): [(path, title)]."""
+    """[(path, title)]."""
     _matplotlib()
     os.makedirs(out_dir, exist_ok=True)
     timed = [line for line in lines if any(e.elements for r in runs for e in r.entries if e.experiment == line.experiment)]

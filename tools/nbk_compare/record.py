@@ -1,5 +1,5 @@
 """Run records (tools/nbk-run-record): a folder <host>-<preset>-<revision>-<UTC date>, never reused, and
-its run.json (host, CPU, GPUs, preset, revision, Kokkos, compiler, command, dates, NumPy; docs/comparing.md)."""
+its run.json (docs/comparing.md)."""
 import argparse
 import datetime
 import json
@@ -17,7 +17,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line, exit 2 (its subcommands' parsers too)."""
+    """argparse whose errors are one line, exit 2."""
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -37,7 +37,6 @@ def checked(convert, ok, rule):
 
 
 def experiments():
-    """experiments.txt's list, in its order; [] without it."""
     try:
         with open(os.path.join(REPO, "experiments.txt"), encoding="utf-8") as f:
             return [line.strip() for line in f if re.fullmatch(r"\w+", line.strip())]
@@ -55,7 +54,7 @@ def run_name(host, preset, revision, when):
 
 
 def new_run_dir(root, name):
-    """Creates root/name, or root/name-2, -3, ... when it exists; returns its path."""
+    """Creates root/name, or root/name-2, -3, ... when it exists."""
     os.makedirs(root, exist_ok=True)
     for path in (os.path.join(root, name if n == 1 else f"{name}-{n}") for n in range(1, 10000)):
         try:
@@ -67,7 +66,6 @@ def new_run_dir(root, name):
 
 
 def _command(args, timeout=20):
-    """stdout of a command, stripped; None when it is absent or fails."""
     try:
         proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
     except (OSError, subprocess.SubprocessError):
@@ -93,13 +91,11 @@ def cpu_model():
 
 
 def gpus():
-    """One line per GPU nvidia-smi lists (name, driver, memory); [] without one."""
     out = _command(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"])
     return [line.strip() for line in out.splitlines() if line.strip()] if out else []
 
 
 def compiler(build_dir):
-    """The C++ compiler of a CMake build folder and its version line, else None."""
     try:
         with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8", errors="replace") as f:
             found = re.search(r"^CMAKE_CXX_COMPILER:\w+=(.+)$", f.read(), re.M)
@@ -117,7 +113,6 @@ def _utc_now():
 
 
 def start(root, preset, command, build_dir, when=None):
-    """Creates the run folder and its run.json."""
     when = when or _utc_now()
     rev, dirty = git_revision()
     host = socket.gethostname()
@@ -149,7 +144,6 @@ def _json(path):
 
 
 def numpy_record(path, code):
-    """run.json's "numpy": nbk-numpy's exit code, and NumPy's version, threads and BLAS from RUN/numpy/."""
     contexts = _program_contexts(os.path.join(path, NUMPY_FOLDER))
     first = next(iter(contexts.values()), {})
     out = {"tool": "tools/nbk-numpy", "exit_code": code, "ran": bool(contexts), "files": sorted(contexts)}
@@ -158,7 +152,6 @@ def numpy_record(path, code):
 
 
 def finish(path, statuses=(), numpy=None):
-    """Adds the programs' Kokkos, files and exit codes to run.json, and NumPy's record (`numpy`: its exit code)."""
     context = read_context(path) or {"format": FORMAT, "name": os.path.basename(path)}
     programs = _program_contexts(path)
     first = next(iter(programs.values()), {})

@@ -1,4 +1,4 @@
-"""tools/nbk-report: one page (index.md, index.html) of one run or several side by side (docs/comparing.md)."""
+"""tools/nbk-report: one page of one run or several side by side (docs/comparing.md)."""
 import argparse
 import datetime
 import json
@@ -50,11 +50,9 @@ class Doc:
         self._add("table", headers=headers, rows=rows, right=set(right))
 
     def md(self, section, *args):
-        """A section's words: the macro of that name in templates/sections.md.j2."""
         self._add("md", text=re.sub(r"\n{3,}", "\n\n", str(getattr(SECTIONS, section)(*args))).strip())
 
     def details(self, summary, pre):
-        """A folded sub-document holding `pre`, preformatted."""
         sub = Doc()
         sub._add("pre", text=pre)
         self._add("details", summary=summary, doc=sub)
@@ -128,7 +126,6 @@ def _gpus(run):
 
 
 def machine_facts(run):
-    """(item, value) of one run's machine and build, from its contexts."""
     v = run.value
     host = run.programs.get("device_info", (None, {}))[1].get("host")
     host = host if isinstance(host, dict) else {}
@@ -206,7 +203,6 @@ def _cell_text(entry):
 
 
 def experiment_comparison(doc, runs, experiment):
-    """A row per variant and size, a column per space@run; beside a device's, its speed-up over the best CPU."""
     entries, several = [e for r in runs for e in r.entries if e.experiment == experiment], len(runs) > 1
     columns = list(dict.fromkeys((e.run, e.space) for e in entries))
     keys = list(dict.fromkeys((e.variant, e.size) for e in entries))
@@ -246,7 +242,7 @@ def experiment_comparison(doc, runs, experiment):
 
 
 def workload_notes(experiment):
-    """The Notes of lib/nbk/<experiment>/notes.md, as the program prints them after its table; else None."""
+    """The Notes of lib/nbk/<experiment>/notes.md, else None."""
     try:
         with open(os.path.join(record.REPO, "lib", "nbk", experiment, "notes.md"), encoding="utf-8") as f:
             _, found, rest = f.read().partition("\n## Notes\n")
@@ -267,7 +263,6 @@ def experiments_section(doc, runs):
 
 
 def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
-    """The PNGs write(plots) makes with their titles, or why there are none (unless quiet)."""
     if not plots_wanted:
         return doc.p("Plots not requested (--no-plots).")
     from . import plots
@@ -283,7 +278,7 @@ def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
 
 
 def build(runs, out_dir, plots_wanted=True):
-    """Writes index.md, index.html and the PNGs; returns (written paths, summary text)."""
+    """Returns (written paths, summary text)."""
     title = "Report: " + " vs ".join(r.label for r in runs)
     os.makedirs(out_dir, exist_ok=True)
     lines = summary.summarize(runs)
@@ -291,7 +286,7 @@ def build(runs, out_dir, plots_wanted=True):
     doc = Doc()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     doc.md("header", title, now, runs, [f"`{p}`: {why}" for r in runs for p, why in r.skipped])
-    if plots_wanted and lines:  # the answer at a glance, first (the Plots section says why when it cannot)
+    if plots_wanted and lines:  # the answer at a glance, first
         _plots(doc, True, lambda plots: [(p, "Speed-up over the best CPU row, per workload") for p in
                                          [plots.plot_speedups(lines, os.path.join(out_dir, "speedup.png"))] if p],
                quiet=True)
@@ -301,7 +296,6 @@ def build(runs, out_dir, plots_wanted=True):
     doc.h(2, "Plots")
     _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
-    # Google Benchmark output is compared by nbk-compare, not here: the page names the files
     doc.md("bench", runs, [b.path for r in runs for b in r.bench])
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
     page = PAGE.render(title=title, body=markupsafe.Markup(doc.html_body()))
@@ -334,7 +328,6 @@ def _parser():
 
 
 def default_out(folder):
-    """FOLDER/report, or build/reports/<its name> for a FOLDER in the git tree outside build/ (results/)."""
     real, repo = os.path.realpath(folder), os.path.realpath(record.REPO)
     if real.startswith(repo + os.sep) and not real.startswith(os.path.join(repo, "build") + os.sep):
         return os.path.join(record.REPO, "build", "reports", os.path.basename(real))

@@ -1,5 +1,4 @@
-"""Runs read from their folders (docs/comparing.md): programs' JSON, NumPy's (numpy/), bench.json and
-run.json, checked at load; each result row a gbench.Run (rows_of) with its bandwidth reference."""
+"""Runs read from their folders (docs/comparing.md), checked at load; each result row a gbench.Run."""
 import json
 import math
 import os
@@ -14,7 +13,7 @@ SUBFOLDERS = ("results", record.NUMPY_FOLDER)  # read as part of a run: older ru
 
 
 class InvalidRecord(InputError):
-    """Fields of the wrong types: the tools stop (exit 2) even for a run's file that would be skipped."""
+    """Fields of the wrong types: exit 2 even for a file that would be skipped."""
 
 
 def _positive(v):
@@ -22,8 +21,7 @@ def _positive(v):
 
 
 def rows_of(run, data):
-    """A program's verified or failed rows as Runs (the best call one sample), and each one's
-    with-transfers timing as variant+transfers."""
+    """A program's rows as Runs (the best call one sample), with-transfers timings as variant+transfers."""
     experiment, probes, out = data.get("experiment"), [], []
     for space, probe in (data.get("probes") or {}).items():
         for kind in ("memcpy", "copy"):
@@ -48,7 +46,6 @@ def rows_of(run, data):
                 f"not verified: {row.get('check') or row.get('status') or 'no status'}"
             # judged_on: the space whose probes judge the row (a vendor call on every core: openmp's)
             r.reference = bandwidth_reference(probes, row.get("judged_on") or space)
-            # the program's reason for a figure above 100% of that reference, by reference kind
             because = {} if transfers else row.get("fraction_above_100_because") or {}
             r.above_because = {"memcpy": because.get("memcpy"), "copy": because.get("kokkos_copy")}
             out.append(r)
@@ -56,7 +53,7 @@ def rows_of(run, data):
 
 
 _NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
-# The fields the tools read and their types; null is allowed wherever a field may be absent.
+# The fields the tools read and their types; null is allowed.
 _ROW_FIELDS = {"variant": _TEXT, "space": _TEXT, "size": _TEXT + _INT, "elements": _INT, "status": _TEXT,
                "check": _TEXT, "reason": _TEXT, "judged_on": _TEXT, "with_transfers": (dict,),
                "fraction_above_100_because": (dict,),
@@ -135,8 +132,7 @@ def _kind(data):
 
 
 class RunRecord:
-    """One run: its context (run.json, else its files'), its programs' and references' (NumPy's) files
-    by experiment (an experiment may have one of each: two files, one table) and its benchmarks."""
+    """One run: its context, its programs' and references' (NumPy's) files by experiment, its benchmarks."""
 
     def __init__(self, path, label=None, files=(), allow_empty=False):
         """A run folder or one JSON file (`path`), or the given files and folders of them (path None)."""
@@ -196,15 +192,13 @@ class RunRecord:
         return [d["context"] for _, d in self.references.values() if isinstance(d.get("context"), dict)]
 
     def contexts(self):
-        """(source, context): run.json, the programs' and benchmarks'; NumPy's only in a folder of NumPy's
-        files alone (elsewhere their threads and label are not the programs')."""
+        """(source, context): run.json, the programs' and benchmarks'; NumPy's only where alone."""
         out = [(record.RUN_FILE, self.context)] if self.context else []
         files = self.programs or ({} if self.context else self.references)
         out += [(os.path.basename(p), d["context"]) for p, d in files.values() if isinstance(d.get("context"), dict)]
         return out + [(os.path.basename(b.path), b.context) for b in self.bench]
 
     def value(self, *keys):
-        """The first value any context has for any of `keys` (run.json first)."""
         return next((c[k] for _, c in self.contexts() for k in keys if c.get(k) not in (None, "", [])), None)
 
     spaces = BenchFile.spaces
@@ -218,7 +212,6 @@ class RunRecord:
 
 
 def path_labels(path):
-    """An input's label candidates by its path: its name without .json, its folder's, both."""
     parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
     stem = re.sub(r"\.json$", "", parts[-1])
     return [stem] + [p for p in (parts[-2:-1] + ["/".join(parts[-2:-1] + [stem]), "/".join(parts[-3:-1] + [stem])])
@@ -226,8 +219,7 @@ def path_labels(path):
 
 
 def choose_labels(candidates, labels=()):
-    """The tools' one labelling rule: the given labels, else each input's first candidate no other
-    input shares; a label taken twice gets #<position>."""
+    """The given labels, else each input's first candidate no other shares; a label taken twice gets #<i>."""
     if labels:
         if len(labels) != len(candidates):
             raise InputError(f"--label given {len(labels)} times for {len(candidates)} inputs")
@@ -255,7 +247,7 @@ def open_runs(paths, labels=None):
 
 
 def open_compare_input(path, label=None):
-    """nbk-compare's input: Google Benchmark JSON, or a RunRecord whose `runs` are its rows and their probes."""
+    """Google Benchmark JSON, or a RunRecord whose `runs` are its rows and their probes."""
     if os.path.isfile(path) and _kind(load_json(path)) == "bench":
         return BenchFile(path, label)
     run = RunRecord(path, label)
@@ -277,7 +269,6 @@ def open_compare_input(path, label=None):
 
 
 def experiment_order(runs):
-    """In experiments.txt's order where known (device_info first), then alphabetically."""
     names = sorted({x for r in runs for files in (r.programs, r.references) for x in files})
     order = record.experiments() or ["device_info"]
     return sorted(names, key=lambda n: (order.index(n) if n in order else len(order), n))

@@ -19,7 +19,7 @@ def quantile(values, q):
 
 
 def mann_whitney_u(x, y):
-    """(U of x, two-sided p, "exact" or "normal"); ValueError for an empty sample."""
+    """(U of x, two-sided p, "exact" or "normal")."""
     if not len(x) or not len(y):
         raise ValueError("the U test needs two non-empty samples")
     from scipy.stats import mannwhitneyu
@@ -30,5 +30,4 @@ def mann_whitney_u(x, y):
 
 
 def min_p_value(n1, n2):
-    """The smallest two-sided p-value the exact test can give for these sample sizes."""
     return min(1.0, 2.0 / math.comb(n1 + n2, n1))

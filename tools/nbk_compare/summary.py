@@ -1,6 +1,4 @@
-"""Per workload across runs: the best CPU row (of the CPU runs; of all when each has a device), the
-best GPU rows (data resident; with transfers) at the largest size both measured, NumPy's row beside
-the CPU's (never a candidate for it), and the crossover sizes (docs/comparing.md)."""
+"""Per workload across runs: the best CPU and GPU rows, NumPy's beside them, the crossovers (docs/comparing.md)."""
 import dataclasses
 
 from . import compare as cmpmod
@@ -12,7 +10,6 @@ NOT_COMPARABLE = "not comparable"
 
 
 class Line:
-    """The summary of one workload: runs.rows_of's Runs."""
 
     def __init__(self, experiment):
         self.experiment, self.size, self.notes = experiment, None, []
@@ -23,14 +20,13 @@ class Line:
         return None if self.cpu is None or gpu is None else self.cpu.time / gpu.time
 
     def cpu_speedup(self, space):
-        """The reference's time / the best CPU variant's (>1: ours is faster); never across two machines."""
+        """Never across two machines."""
         ref = self.references.get(space)
         return None if self.cpu is None or ref is None or machine(ref.run) != machine(self.cpu.run) \
             else ref.time / self.cpu.time
 
 
 def machine(run):
-    """The host a run was measured on (run.json's, else its files'): two runs of one host are one machine."""
     return run.value("host", "host_name") or run.path
 
 
@@ -39,7 +35,6 @@ def _best(entries):
 
 
 def _cpu_run(run):
-    """The programs run on a CPU alone (a folder of NumPy's files alone is not one)."""
     return not run.has_device and any(e.cpu_variant for e in run.entries)
 
 
@@ -53,14 +48,14 @@ def reference_spaces(runs):
 
 
 def reference_runs(runs, space):
-    """The runs whose rows of a reference space are shown: the CPU runs' where they have some, else all."""
+    """The CPU runs' with rows of that space, else all runs'."""
     def has(r):
         return any(e.space == space for e in r.entries)
     return [r for r in cpu_runs(runs) if has(r)] or [r for r in runs if has(r)]
 
 
 def reference_label(runs, space):
-    """'NumPy (ws, 1 thread)': a reference space, the run it was measured in and its files' threads."""
+    """'NumPy (ws, 1 thread)'."""
     found = reference_runs(runs, space)
     threads = {c.get("threads") for r in found for c in r.reference_contexts()
                if space in (c.get("execution_spaces") or [])}
@@ -70,7 +65,6 @@ def reference_label(runs, space):
 
 
 def summarize(runs):
-    """A Line per workload with timings in any run."""
     cpus = cpu_runs(runs)
     spaces = {s: reference_runs(runs, s) for s in reference_spaces(runs)}
     lines = []
@@ -92,7 +86,7 @@ def summarize(runs):
         line.cpu = _best(e for e in at if e.cpu_variant)
         line.resident = _best(e for e in at if e.on_device and not e.crosses_link)
         line.transfers = _best(e for e in at if e.on_device and e.crosses_link)
-        for space in spaces:  # the reference's row of the best CPU variant's variant, else its fastest
+        for space in spaces:  # the best CPU variant's variant, else the fastest
             mine = [e for e in at if e.space == space and e.usable]
             line.references[space] = _best([e for e in mine if line.cpu and e.variant == line.cpu.variant] or mine)
             measured = {e.size for e in refs if e.space == space and e.usable}
@@ -110,8 +104,7 @@ def _sizes(sizes):
 
 
 def crossover(points):
-    """The smallest elements from which the device is faster at every larger size of [(elements, host_s,
-    device_s)]; None when it is not faster at the largest."""
+    """The smallest elements from which the device is faster at every larger size; None if never."""
     wins_from = None
     for elements, host, device in sorted(p for p in points if p[1] and p[2]):
         wins_from = (elements if wins_from is None else wins_from) if device < host else None
@@ -125,8 +118,7 @@ def _points(sweep, key):
 
 @dataclasses.dataclass
 class Crossover:
-    """A sweep across runs: `own` label -> (resident from, with transfers from) or None (no device), `across`
-    [(cpu label, gpu label, resident from, with transfers from)]."""
+    """`own`: label -> (resident from, transfers from) or None (no device); `across`: (cpu, gpu, from, from)."""
     experiment: str
     name: str
     own: dict = dataclasses.field(default_factory=dict)
@@ -135,14 +127,13 @@ class Crossover:
 
 
 def crossovers(runs):
-    """Per sweep: each run's own crossover, and the CPU runs' host times against the GPU runs' device times."""
     found = {}
 
     def at(x):
         return x.get("elements") if isinstance(x, dict) and isinstance(x.get("elements"), int) else None
     for run in runs:
         for experiment, (_, data) in run.programs.items():
-            # "sweeps", one per host/device variant pair; "sweep" in older files
+            # "sweep" in older files
             for sweep in data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]:
                 if not isinstance(sweep, dict) or not isinstance(sweep.get("points"), list) or not sweep["points"]:
                     continue
@@ -166,7 +157,6 @@ def crossovers(runs):
 
 
 def _cells(entry, runs_shown, space=True):
-    """'variant space' ('@run' where several runs could give it), its time and % of its reference."""
     where = entry.variant.replace(TRANSFERS, "") + (f" {entry.space}" if space else "")
     where += f"@{entry.run.label}" if runs_shown > 1 else ""
     if not space:
@@ -176,7 +166,7 @@ def _cells(entry, runs_shown, space=True):
 
 
 def summary_table(runs, lines):
-    """Header groups and rows of the summary, for text and HTML alike; a group no row fills is left out."""
+    """Header groups and rows; a group no row fills is left out."""
     cpus, gpus, references = cpu_runs(runs), [r for r in runs if r.has_device], reference_spaces(runs)
     gpu_label = f" ({gpus[0].label})" if len(gpus) == 1 else ""
     groups = [("", ["workload", "size"]),
@@ -205,7 +195,6 @@ def summary_table(runs, lines):
 
 
 def text_columns(groups):
-    """The left-aligned columns: workload, size, variant."""
     return [i for i, h in enumerate(h for _, subs in groups for h in subs) if h in ("workload", "size", "variant")]
 
 

@@ -1,6 +1,4 @@
-"""tools/nbk-numpy: NumPy's expression of each workload as a reference run, each row named by the programs'
-variant that computes the same thing in the same types, inputs as theirs (numpy.random.default_rng(seed)),
-checked against an independent computation with their tolerances."""
+"""tools/nbk-numpy: each workload as NumPy expresses it, rows named by the programs' matching variant."""
 import argparse
 import collections
 import dataclasses
@@ -76,10 +74,10 @@ class Case:
 
 @dataclasses.dataclass
 class Problem:
-    facts: dict  # the JSON "problems" entry, beside size and elements (and seed: the registrar adds it)
+    facts: dict  # the JSON "problems" entry less size, elements and seed
     cases: list
-    note: str = None  # why the size run differs from the one asked for
-    size: tuple = None  # the size run, where it is not the one asked for
+    note: str = None  # why the size run (size) differs from the one asked for
+    size: tuple = None
 
 
 def parse_size(text, rank, where):
@@ -118,7 +116,7 @@ def _equal(np, expected, what="wrong", part=lambda r: r):
 
 
 def _within(np, ref, bound, scale, what, worst_key, tolerance_in_u):
-    """|got - ref| <= bound everywhere (NaN fails); the worst error / scale, where scale > 0, as worst_key."""
+    """|got - ref| <= bound everywhere (NaN fails)."""
     def check(got):
         error = np.abs(np.asarray(got).astype(ref.dtype) - ref)
         positive = scale > 0
@@ -135,12 +133,11 @@ def _close(np, ref, tolerance_in_u, u=U32, floor=0.0):
 
 
 def _wide(np):
-    """long double where it is wider than float64, else float64."""
     return np.longdouble if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps else np.float64
 
 
 def _fits(n, element_bytes):
-    """True when n elements fit in half of the memory the kernel says is available (or it cannot say)."""
+    """n elements fit in half of MemAvailable (True when unknown)."""
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
             kib = next(int(line.split()[1]) for line in f if line.startswith("MemAvailable:"))
@@ -153,8 +150,7 @@ _ALL = {}
 
 
 def workload(name, title, document, rank, variants, repetitions, seeded, sizes):
-    """Registers build(np, size, seed) -> Problem of fn(np, rng, *size): `variants` maps the programs' variant
-    names to the expression timed, or (expression, the document's figure); `sizes`: the programs' defaults."""
+    """Registers build(np, size, seed) of fn(np, rng, *size); a variant: expression or (expression, figure)."""
     variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
 
     def register(fn):
@@ -279,7 +275,6 @@ def build_product(np, rng, n):
 
 
 def _binary_f32(np, rng, size, ufunc, expected):
-    """c = ufunc(a, b) over two float32 arrays of U[0,1), checked exactly against expected(a, b)."""
     a, b = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
     c = np.full(size, np.nan, np.float32)
     case = Case("mdrange-auto", lambda: ufunc(a, b, out=c), _equal(np, expected(a, b)), 12 * a.size)
@@ -509,12 +504,11 @@ def build_pi(np, rng, streams, per_stream):
                     "bound_in_standard_errors": 5.0}, [case])
 
 
-# The experiments of experiments.txt that NumPy expresses (device_info and counter it does not).
+# in experiments.txt's order
 WORKLOADS = {name: _ALL[name] for name in record.experiments() or sorted(_ALL) if name in _ALL}
 
 
 def blas_info():
-    """The BLAS loaded, as python3-threadpoolctl finds it ('unknown' without it)."""
     try:
         import threadpoolctl
         lib = next(lib for lib in threadpoolctl.threadpool_info() if lib.get("user_api") == "blas")
@@ -543,7 +537,6 @@ def run_context(np, threads):
 
 
 def memcpy_probe(np, elements, repetitions=10):
-    """np.copyto between two float64 arrays (a memcpy on one thread), 16 bytes per element."""
     a, b = np.empty(elements), np.empty(elements)
     a.fill(1.5)
     b.fill(0)
@@ -576,7 +569,6 @@ def time_case(case, repetitions, budget):
 
 
 def result_row(case, size, repetitions, budget, memcpy, note):
-    """Times and checks a case: (its JSON row, its verdict)."""
     first, timed = time_case(case, repetitions, budget)
     verdict, best, v, elements = case.verdict(), min(timed), case.variant, math.prod(size)
 
@@ -644,17 +636,13 @@ def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe,
     return ok
 
 
-DESCRIPTION = f"""\
-NumPy's expression of each workload at the programs' sizes (of their JSON beside --out, else
-their defaults: --list), timed like them and written as <experiment>.json in their format,
-space "numpy"; "verified" only where an independent check passed.
-  nbk-numpy --only sum,sin_exp --repetitions 3 --size sum=2^20 --scale 0.01
-Without NumPy (Debian: apt-get install python3-numpy for {sys.executable}) or on bad input:
-one line, exit 2, nothing written. A failed check: the JSON is written, exit 1.
+DESCRIPTION = """\
+NumPy's expression of each workload at the programs' sizes, timed and checked like them, as
+<experiment>.json in their format (docs/comparing.md). Exit status: 0 done, 1 a check failed,
+2 no NumPy (python3-numpy) or bad input (one line, nothing written).
 """
 
 
-# A positive decimal integer, or 2^K; a non-negative integer; a positive finite number; seconds.
 _COUNT = record.checked(lambda t: 1 << int(t[2:]) if re.fullmatch(r"2\^\d{1,2}", t) else int(t) if t.isdigit()
                         else 0, lambda v: v > 0, "not a positive integer")
 _SEED = record.checked(lambda t: int(t) if t.isdigit() else None, lambda v: True, "not a non-negative integer")
