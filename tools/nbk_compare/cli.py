@@ -9,17 +9,13 @@ from .record import Parser, checked
 from .runs import choose_labels, open_compare_input, path_labels
 
 COMPARE_DESCRIPTION = """\
-Compare runs across execution spaces and machines (Google Benchmark JSON, a program's JSON or a
-run folder): rows that differ only in the space are paired, each space with its median time,
-spread, GB/s and speed-up against --baseline, * (significant) or ? by a two-sided Mann-Whitney
-U test where there are repetitions (docs/comparing.md). Also: nbk-compare regress --help.
-Exit status: 0 done, 1 regression found (regress), 2 bad input (one line on stderr).
+Pair rows that differ only in the space, across spaces and runs (docs/comparing.md).
+Also: nbk-compare regress --help. Exit status: 0 done, 2 bad input (one line on stderr).
 """
 
 REGRESS_DESCRIPTION = """\
-Check AFTER against BEFORE, paired by full name: a row regressed when its median time grew by
-more than --threshold and, where both have repetitions, the U test gives p < --alpha; or when
-it reports an error after but not before. Exit status: 0 none, 1 some (listed last), 2 bad input.
+Check AFTER against BEFORE, paired by full name (docs/comparing.md).
+Exit status: 0 no regression, 1 some (listed last), 2 bad input.
 """
 
 
@@ -34,18 +30,18 @@ def parser():
     c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("files", nargs="+", metavar="INPUT",
-                   help="Google Benchmark JSON (--benchmark_out), a program's JSON (--json) or a run folder")
+                   help="Google Benchmark JSON, a program's JSON or a run folder")
     c.add_argument("--baseline", metavar="SPACE",
-                   help=f"space (or column label such as openmp@before) the others are compared with (default "
-                        f"{cmpmod.DEFAULT_BASELINE}; the first column when absent and not given)")
+                   help=f"space or column label (such as openmp@before) to compare with (default "
+                        f"{cmpmod.DEFAULT_BASELINE})")
     c.add_argument("--label", action="append", default=[], metavar="NAME",
-                   help="label of the files, once per file in order (default: their names)")
+                   help="label of each file, in order")
     r = sub.add_parser("regress", prog="nbk-compare regress", parents=[common], description=REGRESS_DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
     r.add_argument("after", metavar="AFTER", help="JSON file or run folder")
     r.add_argument("--threshold", type=checked(float, lambda v: v >= 0, "must be 0 or more"), default=0.10,
-                   metavar="F", help="slowdown tolerated, as a fraction of BEFORE's time (default %(default)s)")
+                   metavar="F", help="slowdown tolerated, a fraction (default %(default)s)")
     return p
 
 

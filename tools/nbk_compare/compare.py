@@ -43,11 +43,9 @@ class Cell:
 
 
 class Row:
-    def __init__(self, key, order):
-        self.experiment, self.variant, self.size, self.extra = key
-        self.cells = {}  # column label -> Cell
-        self.order = order
-        self.family = f"{self.experiment}/{self.variant}" if self.variant else self.experiment
+    def __init__(self, run):
+        self.experiment, self.variant, self.size, self.extra = run.key
+        self.family, self.cells = run.family, {}  # cells: column label -> Cell
         self.size_label = f"{format_size(self.size)} {self.extra or ''}".strip()
 
 
@@ -69,8 +67,8 @@ class Comparison:
         rows = {}
         for c in self.columns:
             for run in c.runs:
-                rows.setdefault(run.key, Row(run.key, len(rows) + 1)).cells[c.label] = Cell(run, c)
-        self.rows = _sorted_rows(rows.values())
+                rows.setdefault(run.key, Row(run)).cells[c.label] = Cell(run, c)
+        self.rows = _sorted_rows(list(rows.values()))
         for row in self.rows:
             self._speedups(row)
         if len(files) > 1 and not any(len({c.column.file for c in r.cells.values()}) > 1
@@ -140,9 +138,9 @@ def _why_absent(bench_file, row):
 def _sorted_rows(rows):
     """Experiments and variants in the order they first appear, sizes ascending."""
     first = {}
-    for row in sorted(rows, key=lambda r: r.order):
-        first.setdefault(row.experiment, row.order)
-        first.setdefault((row.experiment, row.variant), row.order)
+    for i, row in enumerate(rows):
+        first.setdefault(row.experiment, i)
+        first.setdefault((row.experiment, row.variant), i)
     return sorted(rows, key=lambda r: (first[r.experiment], first[r.experiment, r.variant], size_sort_key(r.size),
                                        r.extra))
 
@@ -215,18 +213,13 @@ def comparison_records(cmp):
             ref = cell.reference
             records.append({
                 "experiment": row.experiment, "variant": row.variant, "size": row.size, "extra": row.extra,
-                "column": c.label, "space": c.space, "file": c.file.path, "name": cell.run.name,
-                "error": cell.error,
+                "column": c.label, "space": c.space, "file": c.file.path, "name": cell.run.name, "error": cell.error,
                 "time_s": cell.time, "time_source": None if cell.error else cell.run.time_source,
-                "repetitions": cell.run.repetitions,
-                "spread_kind": kind, "spread": rel,
-                **{k: details.get(k) for k in ("min_s", "max_s", "q1_s", "q3_s")},
-                "gb_per_s": cell.gbps,
+                "repetitions": cell.run.repetitions, "spread_kind": kind, "spread": rel,
+                **{k: details.get(k) for k in ("min_s", "max_s", "q1_s", "q3_s")}, "gb_per_s": cell.gbps,
                 "reference": ref.name if ref else None, "reference_gb_per_s": ref.gbps if ref else None,
-                "fraction_of_reference": cell.ref_fraction,
-                "baseline": cmp.baseline.label, "speedup": cell.speedup,
-                "p_value": cell.p_value, "test": cell.test, "significant": cell.significant,
-            })
+                "fraction_of_reference": cell.ref_fraction, "baseline": cmp.baseline.label, "speedup": cell.speedup,
+                "p_value": cell.p_value, "test": cell.test, "significant": cell.significant})
     return records
 
 

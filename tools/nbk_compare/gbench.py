@@ -1,5 +1,5 @@
-"""The tools' one row model, Run: a benchmark of Google Benchmark JSON (BenchFile), a program's result
-row (runs.rows_of) or a probe. Names experiment/variant/space[/size...][/suffix...]; shorter ones load."""
+"""The tools' one row model, Run: a benchmark, a program's result row or a probe, named
+experiment/variant/space[/size...][/suffix...] (shorter names load)."""
 import json
 import math
 import re
@@ -102,11 +102,11 @@ class Run:
         self.gbps_samples = []
         self.aggregates = {}  # aggregate name -> row
         self.error = None
-        self.crosses_link = False  # host<->device copies are timed (the registrar's crosses_link counter)
+        self.crosses_link = False  # host<->device copies are timed
         self.reference = self.run = self.elements = self.link_fraction = None
         self.above_because = {}  # a program's reason for a fraction above 100%, by reference kind
 
-    key = property(lambda self: (self.experiment, self.variant, self.size, self.extra))  # the name less the space
+    key = property(lambda self: (self.experiment, self.variant, self.size, self.extra))  # less the space
     family = property(lambda self: f"{self.experiment}/{self.variant}" if self.variant else self.experiment)
 
     def _of_aggregates(self, value):

@@ -108,21 +108,18 @@ def compiler(build_dir):
     return f"{path}: {version.splitlines()[0]}" if version else path
 
 
-def _utc_now():
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+def _utc_text(when):
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def start(root, preset, command, build_dir, when=None):
-    when = when or _utc_now()
+def start(root, preset, command, build_dir):
+    when = datetime.datetime.now(datetime.timezone.utc)
     rev, dirty = git_revision()
     host = socket.gethostname()
     path = new_run_dir(root, run_name(host, preset, rev + ("+" if dirty else ""), when))
-    context = {
-        "format": FORMAT, "name": os.path.basename(path), "host": host, "cpu_model": cpu_model(),
-        "gpus": gpus(), "preset": preset, "git_revision": rev, "git_dirty": dirty,
-        "compiler": compiler(build_dir), "command": command, "started_utc": when.isoformat().replace("+00:00", "Z"),
-    }
-    write_context(path, context)
+    write_context(path, {"format": FORMAT, "name": os.path.basename(path), "host": host, "cpu_model": cpu_model(),
+                         "gpus": gpus(), "preset": preset, "git_revision": rev, "git_dirty": dirty,
+                         "compiler": compiler(build_dir), "command": command, "started_utc": _utc_text(when)})
     return path
 
 
@@ -155,17 +152,13 @@ def finish(path, statuses=(), numpy=None):
     context = read_context(path) or {"format": FORMAT, "name": os.path.basename(path)}
     programs = _program_contexts(path)
     first = next(iter(programs.values()), {})
-    config = str(first.get("kokkos_configuration") or "")
+    config = first.get("kokkos_configuration")
     context.update({
-        "kokkos_version": first.get("kokkos_version"),
-        "kokkos_execution_spaces": first.get("execution_spaces"),
-        "kokkos_configuration": config or None,
+        "kokkos_version": first.get("kokkos_version"), "kokkos_execution_spaces": first.get("execution_spaces"),
+        "kokkos_configuration": str(config) if config else None,
         "omp": {k: first.get(k) for k in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS") if k in first},
-        "host_concurrency": first.get("host_concurrency"),
-        "programs": sorted(programs),
-        "exit_codes": dict(statuses),
-        "finished_utc": _utc_now().isoformat().replace("+00:00", "Z"),
-    })
+        "host_concurrency": first.get("host_concurrency"), "programs": sorted(programs),
+        "exit_codes": dict(statuses), "finished_utc": _utc_text(datetime.datetime.now(datetime.timezone.utc))})
     if numpy is not None:
         context["numpy"] = numpy_record(path, numpy)
     write_context(path, context)

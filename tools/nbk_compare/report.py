@@ -306,13 +306,9 @@ def build(runs, out_dir, plots_wanted=True):
 
 
 DESCRIPTION = """\
-Write a report (index.md, index.html, PNG plots) of one run or several side by side and print
-its summary: per workload the best CPU and GPU rows, their speed-up and share of each run's
-bandwidth reference (docs/comparing.md).
-  nbk-report RUN [RUN...] [--label NAME...] [--out DIR]   (--out needed for several)
-  nbk-report --results DIR_OR_FILES... --out DIR          (files taken as one run)
-Without --out: RUN/report, or build/reports/<name> for a RUN in the git tree outside build/.
-Bad input: one line naming it, exit 2. Plots need matplotlib (else skipped).
+Write a report (index.md, index.html, PNG plots) of runs side by side, print its summary
+(docs/comparing.md). Without --out: RUN/report, or build/reports/<name> for a RUN in the
+git tree outside build/. Bad input: one line naming it, exit 2.
 """
 
 
@@ -320,7 +316,7 @@ def _parser():
     p = record.Parser(prog="nbk-report", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or JSON files)")
     p.add_argument("--label", action="append", default=[], metavar="NAME", help="name of each RUN, in order")
-    p.add_argument("--results", nargs="+", default=[], metavar="PATH", help="JSON files or folders of them")
+    p.add_argument("--results", nargs="+", default=[], metavar="PATH", help="JSON files or folders of them, as one run")
     p.add_argument("--out", metavar="DIR", help="output folder")
     p.add_argument("--no-plots", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="do not print the summary")

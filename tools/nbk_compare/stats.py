@@ -1,9 +1,8 @@
-"""Quantiles (numpy) and the two-sided Mann-Whitney U test (scipy.stats.mannwhitneyu, as Google Benchmark's
-compare.py): exact without ties up to EXACT_MAX a side (scipy's "auto" stops at 8, where the normal
-approximation is poor for 3 to 9 repetitions), else normal with tie and continuity correction."""
+"""Quantiles (numpy) and scipy's two-sided Mann-Whitney U test, as Google Benchmark's compare.py: exact
+without ties up to EXACT_MAX a side (scipy's "auto" stops at 8), else normal."""
 import math
 
-# numpy and scipy are imported where used: scipy.stats alone takes ~0.4 s, most runs need neither.
+# numpy and scipy are imported where used: scipy.stats alone takes ~0.4 s.
 
 EXACT_MAX = 50
 

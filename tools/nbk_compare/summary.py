@@ -10,7 +10,6 @@ NOT_COMPARABLE = "not comparable"
 
 
 class Line:
-
     def __init__(self, experiment):
         self.experiment, self.size, self.notes = experiment, None, []
         self.cpu = self.resident = self.transfers = None

@@ -550,8 +550,7 @@ def memcpy_probe(np, elements, repetitions=10):
 
 
 def time_case(case, repetitions, budget):
-    """A first call, then up to `repetitions` until the calls took `budget` seconds and two were timed (the
-    programs' --budget): (first, [timed seconds]); results recorded outside the clock, no garbage collector."""
+    """A first call, then calls as the programs' --budget says: (first, [timed seconds]); no garbage collector."""
     enabled, seconds = gc.isenabled(), []
     gc.disable()
     try:
@@ -686,7 +685,7 @@ def parse_args(argv):
 
 
 def sizes_of(args, workload):
-    """--size's, else those of the programs' JSON beside --out (RUN/ for RUN/numpy), else the defaults."""
+    """--size's, else those of the programs' JSON in RUN for --out RUN/numpy, else the defaults."""
     if workload.name in args.sizes:
         return args.sizes[workload.name]
     try:
