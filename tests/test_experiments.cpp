@@ -23,10 +23,8 @@ std::int64_t count_not_one(const Space& exec, const View& x) {
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t& sum) { sum += x(i) != 1; }, wrong);
   return wrong;
 }
-}  // namespace nbk::ones
-namespace nbk::experiments {
 #include "design_example.inc"
-}  // namespace nbk::experiments
+}  // namespace nbk::ones
 
 namespace {
 
@@ -96,7 +94,7 @@ TEST(Statements, AreComplete) {
 // empty and odd sizes included, through the driver the programs use.
 TEST(DesignPage, ExampleVerifiesOnEverySpace) {
   const nbk::exp::Notes notes{"ones", "# ones\nTitle: fill an array with ones\nDocument: docs/design.md\n"};
-  const Experiment e = nbk::exp::build(notes, &nbk::experiments::ones);
+  const Experiment e = nbk::exp::build(notes, &nbk::ones::experiment);
   EXPECT_EQ(e.name, "ones");
   ASSERT_FALSE(e.variants.empty());
   for (const auto& size : {nbk::exp::Size{0}, nbk::exp::Size{1}, nbk::exp::Size{1001}}) {

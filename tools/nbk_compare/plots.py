@@ -14,24 +14,20 @@ class PlotsUnavailable(Exception):
 
 
 def _matplotlib():
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
+    try:  # a Figure without pyplot saves through Agg: no backend to choose
         from matplotlib.figure import Figure
         from matplotlib import ticker
     except ImportError as e:
         raise PlotsUnavailable(f"matplotlib is not importable by {sys.executable} ({e}); on Debian: "
                                "apt-get install python3-matplotlib") from None
-    return Figure, FigureCanvasAgg, ticker
+    return Figure, ticker
 
 
 DPI = 110
 MAX_HEIGHT_PX = 1600  # no figure taller: a page shows it whole
 
 
-def _save(fig, canvas_cls, path):
-    canvas_cls(fig)
+def _save(fig, path):
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
     height = png_size(path)[1]
     if height > MAX_HEIGHT_PX:
@@ -47,7 +43,7 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
-def _style_time_axes(ax, ticker, title=None):
+def _style_time_axes(ax, ticker, title):
     """Log-log, the range whole decades (a few % never fills it)."""
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
@@ -59,9 +55,8 @@ def _style_time_axes(ax, ticker, title=None):
     low, high = math.floor(math.log10(low)), math.ceil(math.log10(high))
     ax.set_ylim(10.0 ** low, 10.0 ** max(high, low + 1))
     ax.grid(which="major", alpha=0.3)
-    if title:
-        ax.set_title(title, fontsize=9, loc="left")
-        ax.tick_params(labelsize=7)
+    ax.set_title(title, fontsize=9, loc="left")
+    ax.tick_params(labelsize=7)
 
 
 def _unit_ticks(ticker, largest):
@@ -74,7 +69,7 @@ PANEL_W, PANEL_H, COLUMNS = 4.2, 2.7, 4  # inches; a page of small multiples is 
 
 def _small_multiples(panels, draw, path, title):
     """A panel per item drawn by draw(ax, item), on pages path, path-2, ..."""
-    Figure, Canvas, _ = _matplotlib()
+    Figure, _ = _matplotlib()
     written, per = [], max(1, int((MAX_HEIGHT_PX / DPI - 1.0) // PANEL_H)) * COLUMNS  # panels a page
     for k, first in enumerate(range(0, len(panels), per)):
         count = min(per, len(panels) - first)
@@ -88,7 +83,7 @@ def _small_multiples(panels, draw, path, title):
             ax.set_visible(False)
         fig.suptitle(title, fontsize=11)
         root, ext = os.path.splitext(path)
-        written.append(_save(fig, Canvas, path if k == 0 else f"{root}-{k + 1}{ext}"))
+        written.append(_save(fig, path if k == 0 else f"{root}-{k + 1}{ext}"))
     return written
 
 
@@ -101,7 +96,7 @@ def _curves_by_size(entries, pick):
 
 
 def plot_run_times(runs, lines, path):
-    _, _, ticker = _matplotlib()
+    _, ticker = _matplotlib()
     cpus = cpu_runs(runs)
     gpus = [r for r in runs if r.has_device]
 
@@ -114,7 +109,7 @@ def plot_run_times(runs, lines, path):
                for r in gpus for how, style, marker, x in ((" resident", "--", "s", False),
                                                            (" + transfers", ":", "^", True))]
 
-    def _bars(ax, line, curves, mine):
+    def bars(ax, line, mine):
         found = [(label, xy[0][1], i) for i, (label, _, _, pick) in enumerate(curves)
                  if (xy := _curves_by_size(mine, pick))]
         ax.barh(range(len(found)), [t for _, t, _ in found], color=[f"C{i % 10}" for _, _, i in found], height=0.6)
@@ -133,7 +128,7 @@ def plot_run_times(runs, lines, path):
     def draw(ax, line):
         mine = [e for r in runs for e in r.entries if e.experiment == line.experiment]
         if len({e.elements for e in mine if e.usable and e.elements}) == 1:
-            return _bars(ax, line, curves, mine)
+            return bars(ax, line, mine)
         cpu_best = {}
         for i, (label, style, marker, pick) in enumerate(curves):
             xy = _curves_by_size(mine, pick)
@@ -149,7 +144,7 @@ def plot_run_times(runs, lines, path):
                 ax.axvline(at, color="black", linewidth=0.8, alpha=0.6)
                 ax.annotate(f"GPU {r.label} wins from {format_size(str(at))}", (at, 0.02), fontsize=6,
                             xycoords=("data", "axes fraction"), xytext=(2, 0), textcoords="offset points")
-        _style_time_axes(ax, ticker, f"{line.experiment}")
+        _style_time_axes(ax, ticker, line.experiment)
         ax.legend(fontsize=6, loc="best")
 
     return _small_multiples(lines, draw, path, "Best time per call against elements (log-log), per workload and run")
@@ -157,7 +152,7 @@ def plot_run_times(runs, lines, path):
 
 def plot_speedups(lines, path):
     """The best GPU rows' and NumPy's speed-up over the best CPU row; None when there is none."""
-    Figure, Canvas, ticker = _matplotlib()
+    Figure, ticker = _matplotlib()
     series = [("best GPU, data resident", lambda line: line.speedup(line.resident)),
               ("best GPU, with transfers", lambda line: line.speedup(line.transfers)),
               ("NumPy", lambda line: 1 / s if (s := line.cpu_speedup("numpy")) else None)]  # one machine only
@@ -190,7 +185,7 @@ def plot_speedups(lines, path):
     ax.grid(axis="x", alpha=0.3)
     ax.set_xlabel("speed-up over the best CPU row (log scale; right of the black line: faster)")
     ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=len(values), frameon=False)
-    return _save(fig, Canvas, path)
+    return _save(fig, path)
 
 
 def write_run_plots(runs, lines, out_dir):

@@ -7,7 +7,7 @@
 #include "nbk/add/kernels.hpp"
 #include "nbk/experiment/map_spec.hpp"
 
-namespace nbk::experiments {
+namespace nbk::add {
 
 struct Add : exp::MapSpec<Add, 1, 2, std::int64_t, float> {
   static constexpr const char *label = "nbk::add", *in_words = "x and y", *out_words = "out";
@@ -39,7 +39,7 @@ struct Add : exp::MapSpec<Add, 1, 2, std::int64_t, float> {
   static nlohmann::json facts(const Problem&) { return {{"x", "arange(n)"}, {"y", "2 x"}}; }
 };
 
-exp::Experiment add(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Add>(notes);
   e.sizes = {exp::Size{4}, exp::Size{16}, exp::Size{100000}, exp::Size{std::int64_t{1} << 24}};
   e.test_sizes = {{0}, {1}, {4}, {127}, {3841}, {100000}};
@@ -52,4 +52,4 @@ exp::Experiment add(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::add

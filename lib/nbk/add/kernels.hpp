@@ -13,9 +13,9 @@
 namespace nbk::add {
 
 // One element a thread on a host; GPU code 16 bytes of each array a thread (nbk/core/packed.hpp).
-template <class ExecSpace, class X, class Out, class Code = CodeFor<ExecSpace>>
-void range_add(const ExecSpace& exec, const X& x, const X& y, const Out& out, Code code = {}) {
-  check_1d_arguments<ExecSpace, X>();
+template <class Space, class X, class Out, class Code = CodeFor<Space>>
+void range_add(const Space& exec, const X& x, const X& y, const Out& out, Code code = {}) {
+  check_1d_arguments<Space, X>();
   using T = typename Out::non_const_value_type;
   map_each("nbk::add", exec, out, x, y, KOKKOS_LAMBDA(T a, T b) { return T(a + b); }, code);
 }
@@ -30,11 +30,11 @@ struct GridShape {
 // cuda.grid(1) is league_rank * team_size + team_rank, cuda.gridsize(1) is league_size *
 // team_size; each thread adds every stride-th element from its own, so neighbouring
 // threads touch neighbouring elements (coalesced on a GPU). Returns the shape it ran.
-template <class ExecSpace, class X, class Out>
-GridShape grid_stride_add(const ExecSpace& exec, const X& x, const X& y, const Out& out, GridShape asked) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, Out>();
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<Index>>;
+template <class Space, class X, class Out>
+GridShape grid_stride_add(const Space& exec, const X& x, const X& y, const Out& out, GridShape asked) {
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, Out>();
+  using Policy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<Index>>;
   using Member = typename Policy::member_type;
   const auto n = static_cast<Index>(out.extent(0));
   const auto body = KOKKOS_LAMBDA(const Member& team) {

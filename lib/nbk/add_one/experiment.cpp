@@ -11,7 +11,7 @@
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/across_ranks.hpp"
 
-namespace nbk::experiments {
+namespace nbk::add_one {
 
 namespace {
 
@@ -113,7 +113,7 @@ void add_variants(std::vector<exp::Variant>& variants) {
 
 }  // namespace
 
-exp::Experiment add_one(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.sizes = {Size{std::int64_t{1} << 31}};
   e.test_sizes = {Size{0}, Size{1}, Size{3}, Size{1001}, Size{65537}};
@@ -131,4 +131,4 @@ exp::Experiment add_one(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::add_one

@@ -13,17 +13,17 @@ namespace nbk {
 
 // v[i] += 1 for every i: the document's convert_to_one kernel (labelled nbk::add_one), four
 // int32 to a GPU thread in 16-byte accesses (nbk/core/packed.hpp says why).
-template <class ExecSpace, class View, class Code = CodeFor<ExecSpace>>
-void increment(const ExecSpace& exec, const View& v, Code code = {}) {
+template <class Space, class View, class Code = CodeFor<Space>>
+void increment(const Space& exec, const View& v, Code code = {}) {
   using T = typename View::non_const_value_type;
   update_each("nbk::add_one", exec, v, KOKKOS_LAMBDA(T x) { return T(x + 1); }, code);
 }
 
 // Sum of all elements in 64 bits, run by `exec`: reads every element once. The managed
 // variant uses it on the host as "the host reads the result", which migrates the pages back.
-template <class ExecSpace, class View>
-std::int64_t sum_elements(const ExecSpace& exec, const View& v) {
-  check_1d_arguments<ExecSpace, View>();
+template <class Space, class View>
+std::int64_t sum_elements(const Space& exec, const View& v) {
+  check_1d_arguments<Space, View>();
   return reduce_into_host<Kokkos::Sum, std::int64_t>(
       "nbk::sum_elements", range(exec, 0, static_cast<Index>(v.extent(0))),
       KOKKOS_LAMBDA(Index i, std::int64_t & partial) { partial += v(i); });

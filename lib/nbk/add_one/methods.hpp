@@ -50,7 +50,7 @@ inline std::vector<IndexRange> array_split(std::int64_t n, int parts) {
 
 // The array lives in the space's own memory and a call is the kernel alone. On a CPU space
 // this is the document's njit method; on a GPU, the floor the transfer methods are judged by.
-template <class ExecSpace>
+template <class Space>
 class Resident final : public exp::Case {
  public:
   explicit Resident(std::int64_t n)
@@ -65,15 +65,15 @@ class Resident final : public exp::Case {
   exp::Verdict verdict() override { return count_verdict(host_mismatches(data_, calls_), calls_); }
 
  private:
-  ExecSpace exec_;
-  Kokkos::View<Element*, typename ExecSpace::memory_space> data_;
+  Space exec_;
+  Kokkos::View<Element*, typename Space::memory_space> data_;
   int calls_ = 0;
 };
 
 // The array starts on the host, in memory both sides address; a call runs the kernel on the
 // device and then the host reads every element (a sum), so pages migrate on demand both ways,
 // as when Numba is handed a NumPy array. With `prefetch`, pages are sent ahead of the kernel.
-template <class ExecSpace>
+template <class Space>
 class Managed final : public exp::Case {
  public:
   Managed(std::int64_t n, bool prefetch)
@@ -97,7 +97,7 @@ class Managed final : public exp::Case {
   }
 
  private:
-  ExecSpace exec_;
+  Space exec_;
   bool prefetch_;
   Kokkos::View<Element*, SharedSpace> data_;
   int calls_ = 0;
@@ -107,7 +107,7 @@ class Managed final : public exp::Case {
 
 // A host copy of the array (in HostMemory, first-touched by the host) and a copy in the
 // execution space's memory; each call moves data between them, and the host copy is checked.
-template <class ExecSpace, class HostMemory>
+template <class Space, class HostMemory>
 class HostAndSpaceCopies : public exp::Case {
  public:
   explicit HostAndSpaceCopies(std::int64_t n)
@@ -123,7 +123,7 @@ class HostAndSpaceCopies : public exp::Case {
   }
 
  protected:
-  Kokkos::View<Element*, typename ExecSpace::memory_space> in_space_;
+  Kokkos::View<Element*, typename Space::memory_space> in_space_;
   Kokkos::View<Element*, HostMemory> host_;
   int calls_ = 0;
 };
@@ -131,10 +131,10 @@ class HostAndSpaceCopies : public exp::Case {
 // The array lives on the host (pageable memory); each call copies it to the device, runs
 // the kernel and copies it back (cuda.to_device / copy_to_host). Unlike the document's
 // method, the result lands in the same host array, so the second call sees the first's.
-template <class ExecSpace>
-class Explicit final : public HostAndSpaceCopies<ExecSpace, Kokkos::HostSpace> {
+template <class Space>
+class Explicit final : public HostAndSpaceCopies<Space, Kokkos::HostSpace> {
  public:
-  using HostAndSpaceCopies<ExecSpace, Kokkos::HostSpace>::HostAndSpaceCopies;
+  using HostAndSpaceCopies<Space, Kokkos::HostSpace>::HostAndSpaceCopies;
   void run() override {
     ++this->calls_;
     Kokkos::deep_copy(exec_, this->in_space_, this->host_);
@@ -143,7 +143,7 @@ class Explicit final : public HostAndSpaceCopies<ExecSpace, Kokkos::HostSpace> {
   }
 
  private:
-  ExecSpace exec_;
+  Space exec_;
 };
 
 // The array in page-locked host memory, split in `parts` parts (np.array_split), each part
@@ -152,10 +152,10 @@ class Explicit final : public HostAndSpaceCopies<ExecSpace, Kokkos::HostSpace> {
 // are the one-GPU counterpart of the document's two-GPU runs: the first part's copy in and the
 // last one's copy out run alone, each half of one direction's bytes. With 16 parts those ends
 // are a 16th each, and a call nears the link's two-way floor.
-template <class ExecSpace>
-class SplitStreams final : public HostAndSpaceCopies<ExecSpace, PinnedHostSpace> {
+template <class Space>
+class SplitStreams final : public HostAndSpaceCopies<Space, PinnedHostSpace> {
  public:
-  SplitStreams(std::int64_t n, int parts) : HostAndSpaceCopies<ExecSpace, PinnedHostSpace>(n), parts_(parts) {}
+  SplitStreams(std::int64_t n, int parts) : HostAndSpaceCopies<Space, PinnedHostSpace>(n), parts_(parts) {}
   void run() override {
     ++this->calls_;
     const auto parts = array_split(static_cast<std::int64_t>(this->host_.extent(0)), parts_);
@@ -172,7 +172,7 @@ class SplitStreams final : public HostAndSpaceCopies<ExecSpace, PinnedHostSpace>
 
  private:
   int parts_;
-  Instances<ExecSpace> instances_{2};
+  Instances<Space> instances_{2};
 };
 
 }  // namespace nbk::add_one

@@ -25,8 +25,8 @@ inline void fence(const std::string& label) {
 #endif
 }
 
-template <class ExecSpace>
-void fence(const ExecSpace& exec, const std::string& label) {
+template <class Space>
+void fence(const Space& exec, const std::string& label) {
 #if KOKKOS_VERSION >= 30500
   exec.fence(label);
 #else
@@ -66,11 +66,11 @@ using SharedSpace = Kokkos::HostSpace;
 using PinnedHostSpace = Kokkos::HostSpace;
 #endif
 
-// True when ExecSpace runs on a GPU (its memory is not the host's).
-template <class ExecSpace>
+// True when Space runs on a GPU (its memory is not the host's).
+template <class Space>
 inline constexpr bool is_device_space_v =
     !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                typename ExecSpace::memory_space>::accessible;
+                                typename Space::memory_space>::accessible;
 
 // A mirror of `view` in `space`, not initialized (argument order changed in 3.6).
 template <class Space, class View>
@@ -84,10 +84,10 @@ auto create_mirror_view_uninit(const Space& space, const View& view) {
 
 // Ask the driver to migrate managed pages to the device ahead of the kernel that reads
 // them (no-op on host spaces). CUDA 13 takes a cudaMemLocation and a flags argument.
-template <class ExecSpace>
-void prefetch_to_device(const ExecSpace& exec, const void* ptr, std::size_t bytes) {
+template <class Space>
+void prefetch_to_device(const Space& exec, const void* ptr, std::size_t bytes) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
     if (bytes == 0) return;
 #if CUDART_VERSION >= 13000
     cudaMemLocation location{};
@@ -103,15 +103,15 @@ void prefetch_to_device(const ExecSpace& exec, const void* ptr, std::size_t byte
   (void)exec, (void)ptr, (void)bytes;
 }
 
-// `count` independent instances of ExecSpace: CUDA streams on a GPU, so that copies on one
+// `count` independent instances of Space: CUDA streams on a GPU, so that copies on one
 // overlap kernels on another; copies of the default instance elsewhere (3.4 has no
 // partition_space, and a host space gains nothing from it here).
-template <class ExecSpace>
+template <class Space>
 class Instances {
  public:
   explicit Instances(int count) {
 #if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
       for (int i = 0; i < count; ++i) {
         cudaStream_t stream{};
         NBK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -121,7 +121,7 @@ class Instances {
       return;
     }
 #endif
-    instances_.assign(count, ExecSpace());
+    instances_.assign(count, Space());
   }
   Instances(const Instances&) = delete;
   Instances& operator=(const Instances&) = delete;
@@ -132,11 +132,11 @@ class Instances {
     for (auto stream : streams_) cudaStreamDestroy(stream);  // a destructor must not throw
 #endif
   }
-  const ExecSpace& operator[](int i) const { return instances_[i]; }
+  const Space& operator[](int i) const { return instances_[i]; }
   int size() const { return static_cast<int>(instances_.size()); }
 
  private:
-  std::vector<ExecSpace> instances_;
+  std::vector<Space> instances_;
 #if defined(KOKKOS_ENABLE_CUDA)
   std::vector<cudaStream_t> streams_;
 #endif

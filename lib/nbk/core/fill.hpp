@@ -8,9 +8,9 @@
 
 namespace nbk {
 
-template <class ExecSpace, class View>
-void fill(const ExecSpace& exec, const View& v, typename View::const_value_type value) {
-  check_1d_arguments<ExecSpace, View>();
+template <class Space, class View>
+void fill(const Space& exec, const View& v, typename View::const_value_type value) {
+  check_1d_arguments<Space, View>();
   Kokkos::parallel_for(
       "nbk::fill", range(exec, 0, static_cast<Index>(v.extent(0))), KOKKOS_LAMBDA(Index i) { v(i) = value; });
 }

@@ -32,18 +32,18 @@ KOKKOS_INLINE_FUNCTION T apply(T x) {
 }
 
 // out(i) = F(in(i)) on exec.
-template <MathFunction F, class ExecSpace, class In, class Out>
-void math_map(const ExecSpace& exec, const In& in, const Out& out) {
-  check_1d_arguments<ExecSpace, In>();
-  check_1d_arguments<ExecSpace, Out>();
+template <MathFunction F, class Space, class In, class Out>
+void math_map(const Space& exec, const In& in, const Out& out) {
+  check_1d_arguments<Space, In>();
+  check_1d_arguments<Space, Out>();
   Kokkos::parallel_for(
       "nbk::math_map", range(exec, 0, static_cast<Index>(out.extent(0))),
       KOKKOS_LAMBDA(Index i) { out(i) = apply<F>(in(i)); });
 }
 
 // The same with F chosen at run time.
-template <class ExecSpace, class In, class Out>
-void math_map(MathFunction f, const ExecSpace& exec, const In& in, const Out& out) {
+template <class Space, class In, class Out>
+void math_map(MathFunction f, const Space& exec, const In& in, const Out& out) {
   switch (f) {
     case MathFunction::exp: return math_map<MathFunction::exp>(exec, in, out);
     case MathFunction::log: return math_map<MathFunction::log>(exec, in, out);

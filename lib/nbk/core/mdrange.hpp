@@ -43,42 +43,42 @@ struct Launch {
   bool kokkos_tiles() const { return tiles == std::array<std::int64_t, Rank>{}; }
 };
 
-template <class ExecSpace, Kokkos::Iterate Order, unsigned Rank>
-using MDRange = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank, Order, Order>, Kokkos::IndexType<Index>>;
+template <class Space, Kokkos::Iterate Order, unsigned Rank>
+using MDRange = Kokkos::MDRangePolicy<Space, Kokkos::Rank<Rank, Order, Order>, Kokkos::IndexType<Index>>;
 
 // The policy of a walk: over `extents` (the View's order) as they are or reversed.
-template <class ExecSpace>
-MDRange<ExecSpace, Kokkos::Iterate::Right, 2> view_order_policy(const ExecSpace& exec, std::array<Index, 2> n,
+template <class Space>
+MDRange<Space, Kokkos::Iterate::Right, 2> view_order_policy(const Space& exec, std::array<Index, 2> n,
                                                                    const Launch<2>& l) {
-  using P = MDRange<ExecSpace, Kokkos::Iterate::Right, 2>;
+  using P = MDRange<Space, Kokkos::Iterate::Right, 2>;
   return l.kokkos_tiles() ? P(exec, {0, 0}, {n[0], n[1]}) : P(exec, {0, 0}, {n[0], n[1]}, {l.tiles[0], l.tiles[1]});
 }
-template <class ExecSpace, class Code = CodeFor<ExecSpace>>
-MDRange<ExecSpace, Kokkos::Iterate::Left, 2> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 2> n,
+template <class Space, class Code = CodeFor<Space>>
+MDRange<Space, Kokkos::Iterate::Left, 2> contiguous_first_policy(const Space& exec, std::array<Index, 2> n,
                                                                         const Launch<2>& l, Code = {}) {
-  using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 2>;
+  using P = MDRange<Space, Kokkos::Iterate::Left, 2>;
   return l.kokkos_tiles() || !is_gpu_code_v<Code> ? P(exec, {0, 0}, {n[1], n[0]})
                                                            : P(exec, {0, 0}, {n[1], n[0]}, {l.tiles[1], l.tiles[0]});
 }
-template <class ExecSpace>
-MDRange<ExecSpace, Kokkos::Iterate::Right, 3> view_order_policy(const ExecSpace& exec, std::array<Index, 3> n,
+template <class Space>
+MDRange<Space, Kokkos::Iterate::Right, 3> view_order_policy(const Space& exec, std::array<Index, 3> n,
                                                                    const Launch<3>& l) {
-  using P = MDRange<ExecSpace, Kokkos::Iterate::Right, 3>;
+  using P = MDRange<Space, Kokkos::Iterate::Right, 3>;
   return l.kokkos_tiles() ? P(exec, {0, 0, 0}, {n[0], n[1], n[2]})
                           : P(exec, {0, 0, 0}, {n[0], n[1], n[2]}, {l.tiles[0], l.tiles[1], l.tiles[2]});
 }
-template <class ExecSpace, class Code = CodeFor<ExecSpace>>
-MDRange<ExecSpace, Kokkos::Iterate::Left, 3> contiguous_first_policy(const ExecSpace& exec, std::array<Index, 3> n,
+template <class Space, class Code = CodeFor<Space>>
+MDRange<Space, Kokkos::Iterate::Left, 3> contiguous_first_policy(const Space& exec, std::array<Index, 3> n,
                                                                         const Launch<3>& l, Code = {}) {
-  using P = MDRange<ExecSpace, Kokkos::Iterate::Left, 3>;
+  using P = MDRange<Space, Kokkos::Iterate::Left, 3>;
   return l.kokkos_tiles() || !is_gpu_code_v<Code>
              ? P(exec, {0, 0, 0}, {n[2], n[1], n[0]})
              : P(exec, {0, 0, 0}, {n[2], n[1], n[0]}, {l.tiles[2], l.tiles[1], l.tiles[0]});
 }
 
 // f(i, j) for every index of an n[0] x n[1] row-major space, launched as `launch` says.
-template <class ExecSpace, class F, class Code = CodeFor<ExecSpace>>
-void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 2> n, const Launch<2>& launch,
+template <class Space, class F, class Code = CodeFor<Space>>
+void for_each_index(const std::string& label, const Space& exec, std::array<Index, 2> n, const Launch<2>& launch,
                     const F& f, Code code = {}) {
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
@@ -89,8 +89,8 @@ void for_each_index(const std::string& label, const ExecSpace& exec, std::array<
 }
 
 // f(i, j, k) for every index of an n[0] x n[1] x n[2] row-major space, launched as `launch` says.
-template <class ExecSpace, class F, class Code = CodeFor<ExecSpace>>
-void for_each_index(const std::string& label, const ExecSpace& exec, std::array<Index, 3> n, const Launch<3>& launch,
+template <class Space, class F, class Code = CodeFor<Space>>
+void for_each_index(const std::string& label, const Space& exec, std::array<Index, 3> n, const Launch<3>& launch,
                     const F& f, Code code = {}) {
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
@@ -116,8 +116,8 @@ struct ElementMap {
 // out = f(a, b) element by element over three row-major Views of one shape, labelled `label`:
 // over their indices as `launch` walks them, or, for Walk::flat, over their spans as one range
 // (map_each: 16-byte packs on a GPU; every View must be contiguous).
-template <class ExecSpace, std::size_t Rank, class Out, class In, class F, class Code = CodeFor<ExecSpace>>
-void map_elements(const std::string& label, const ExecSpace& exec, const Launch<Rank>& launch, const Out& out,
+template <class Space, std::size_t Rank, class Out, class In, class F, class Code = CodeFor<Space>>
+void map_elements(const std::string& label, const Space& exec, const Launch<Rank>& launch, const Out& out,
                   const In& a, const In& b, const F& f, Code code = {}) {
   static_assert(Out::rank == Rank && In::rank == Rank, "the launch's rank is the Views' rank");
   if (launch.walk == Walk::flat) {

@@ -49,9 +49,9 @@ auto packs_of(const View& v) {
 
 // v(i) = f(v(i)) for every i, labelled `label`: a thread a 16-byte pack where packs_of gives
 // them (the last thread takes the tail), a thread an element elsewhere.
-template <class ExecSpace, class View, class F, class Code = CodeFor<ExecSpace>>
-void update_each(const std::string& label, const ExecSpace& exec, const View& v, const F& f, Code = {}) {
-  check_1d_arguments<ExecSpace, View>();
+template <class Space, class View, class F, class Code = CodeFor<Space>>
+void update_each(const std::string& label, const Space& exec, const View& v, const F& f, Code = {}) {
+  check_1d_arguments<Space, View>();
   constexpr int width = pack_width<typename View::non_const_value_type>;
   const auto n = static_cast<Index>(v.extent(0));
   const auto p = packs_of<Code>(v);
@@ -73,10 +73,10 @@ void update_each(const std::string& label, const ExecSpace& exec, const View& v,
 
 // out(i) = f(a(i), b(i)) for every i of three rank-1 Views of one length, labelled `label`: a
 // thread three 16-byte packs where packs_of gives them for all three, an element elsewhere.
-template <class ExecSpace, class Out, class A, class B, class F, class Code = CodeFor<ExecSpace>>
-void map_each(const std::string& label, const ExecSpace& exec, const Out& out, const A& a, const B& b, const F& f,
+template <class Space, class Out, class A, class B, class F, class Code = CodeFor<Space>>
+void map_each(const std::string& label, const Space& exec, const Out& out, const A& a, const B& b, const F& f,
               Code = {}) {
-  check_1d_arguments<ExecSpace, Out>();
+  check_1d_arguments<Space, Out>();
   constexpr int width = pack_width<typename Out::non_const_value_type>;
   static_assert(pack_width<typename A::non_const_value_type> == width &&
                 pack_width<typename B::non_const_value_type> == width, "one element size for all three Views");

@@ -13,7 +13,7 @@
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/scalar_spec.hpp"
 
-namespace nbk::experiments {
+namespace nbk::counter {
 
 namespace {
 
@@ -105,7 +105,7 @@ std::vector<Spec::Row> rows() {
 
 }  // namespace
 
-exp::Experiment counter(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.rate_in_elements = true;
   e.sizes = {Size{1000000}};
@@ -121,4 +121,4 @@ exp::Experiment counter(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::counter

@@ -13,20 +13,20 @@ namespace nbk::counter {
 template <class Memory>
 using Counter = Kokkos::View<Count, Memory>;
 
-template <class ExecSpace, class C>
+template <class Space, class C>
 constexpr void check_arguments() {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+  static_assert(Kokkos::is_execution_space<Space>::value);
   static_assert(C::rank == 0, "the counter is a rank-0 View");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
+  static_assert(Kokkos::SpaceAccessibility<Space, typename C::memory_space>::accessible,
                 "the counter's memory is not accessible from this execution space");
 }
 
 // The document's broken kernel: a plain read-modify-write per index. Through a volatile
 // pointer, so that a host compiler keeps one load and one store per increment (as every GPU
 // thread does) instead of folding a thread's whole chunk into a single add.
-template <class ExecSpace, class C>
-void racy_increments(const ExecSpace& exec, const C& counter, Index increments) {
-  check_arguments<ExecSpace, C>();
+template <class Space, class C>
+void racy_increments(const Space& exec, const C& counter, Index increments) {
+  check_arguments<Space, C>();
   Kokkos::parallel_for(
       "nbk::counter::racy", range(exec, 0, increments), KOKKOS_LAMBDA(Index) {
         volatile Count* value = counter.data();
@@ -34,9 +34,9 @@ void racy_increments(const ExecSpace& exec, const C& counter, Index increments) 
       });
 }
 
-template <class ExecSpace, class C>
-void atomic_increments(const ExecSpace& exec, const C& counter, Index increments) {
-  check_arguments<ExecSpace, C>();
+template <class Space, class C>
+void atomic_increments(const Space& exec, const C& counter, Index increments) {
+  check_arguments<Space, C>();
   Kokkos::parallel_for(
       "nbk::counter::atomic", range(exec, 0, increments),
       KOKKOS_LAMBDA(Index) { Kokkos::atomic_add(counter.data(), Count{1}); });

@@ -12,7 +12,7 @@
 #include "nbk/report/hardware.hpp"
 #include "nbk/report/run_context.hpp"
 
-namespace nbk::experiments {
+namespace nbk::device_info {
 
 namespace {
 
@@ -115,7 +115,7 @@ struct Problem final : exp::Problem {
 
 }  // namespace
 
-exp::Experiment device_info(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.rank = 0;
   e.sizes = {exp::Size{}};
@@ -132,4 +132,4 @@ exp::Experiment device_info(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::device_info

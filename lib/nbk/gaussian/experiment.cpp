@@ -6,7 +6,7 @@
 #include "nbk/experiment/map_spec.hpp"
 #include "nbk/gaussian/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::gaussian {
 
 struct Gaussian : exp::MapSpec<Gaussian, 1, 1, float> {
   static constexpr const char *label = "nbk::gaussian", *in_words = "x", *out_words = "p";
@@ -38,7 +38,7 @@ struct Gaussian : exp::MapSpec<Gaussian, 1, 1, float> {
   }
 };
 
-exp::Experiment gaussian(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Gaussian>(notes);
   e.rate_in_elements = e.seeded = true;
   e.sizes = {exp::Size{1000000}};
@@ -48,4 +48,4 @@ exp::Experiment gaussian(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::gaussian

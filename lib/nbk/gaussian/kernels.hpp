@@ -28,11 +28,11 @@ KOKKOS_INLINE_FUNCTION T pdf(T x, T mean, T sigma) {
   return nbk::math::exp(T(-0.5) * z * z) / (sigma * sqrt_2pi<T>());
 }
 
-template <class ExecSpace, class X, class P>
-void pdf_map(const ExecSpace& exec, const X& x, typename P::value_type mean, typename P::value_type sigma,
+template <class Space, class X, class P>
+void pdf_map(const Space& exec, const X& x, typename P::value_type mean, typename P::value_type sigma,
              const P& p) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, P>();
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, P>();
   Kokkos::parallel_for(
       "nbk::gaussian", range(exec, 0, static_cast<Index>(p.extent(0))),
       KOKKOS_LAMBDA(Index i) { p(i) = pdf(x(i), mean, sigma); });

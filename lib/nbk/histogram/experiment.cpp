@@ -18,7 +18,7 @@
 #include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/histogram/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::histogram {
 
 namespace {
 
@@ -144,7 +144,7 @@ std::vector<Spec::Row> rows() {
 
 }  // namespace
 
-exp::Experiment histogram(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.rate_in_elements = true;
   e.sizes = {Size{10000000}};
@@ -175,4 +175,4 @@ exp::Experiment histogram(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::histogram

@@ -76,10 +76,10 @@ KOKKOS_INLINE_FUNCTION int document_bin_of(float x, const Bins& bins) {
   return bin >= 0 && bin < bins.count ? bin : -1;
 }
 
-template <class ExecSpace, class X, class H>
-void atomic_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, H>();
+template <class Space, class X, class H>
+void atomic_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   Kokkos::parallel_for(
       "nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))), KOKKOS_LAMBDA(Index i) {
@@ -93,15 +93,15 @@ void atomic_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const
 template <class Memory>
 using Histogram = Kokkos::View<Count*, Kokkos::LayoutRight, Memory>;
 
-template <class ExecSpace>
-using Scatter = Kokkos::Experimental::ScatterView<Count*, Kokkos::LayoutRight, ExecSpace>;
+template <class Space>
+using Scatter = Kokkos::Experimental::ScatterView<Count*, Kokkos::LayoutRight, Space>;
 
 // `scatter` wraps `histogram` (made once: on a CPU it holds a copy per thread).
-template <class ExecSpace, class X, class H>
-void scatter_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram,
-                       Scatter<ExecSpace>& scatter) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, H>();
+template <class Space, class X, class H>
+void scatter_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram,
+                       Scatter<Space>& scatter) {
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   scatter.reset_except(exec, histogram);
   Kokkos::parallel_for(
@@ -159,12 +159,12 @@ inline Split host_split(Index n, int team_size) {
 
 // The split of n samples on `exec` for `Code`. GPU code on a host space (the tests) gets teams
 // as large as the pool allows, at most 256.
-template <class ExecSpace, class Code = CodeFor<ExecSpace>>
-Split split_samples(const ExecSpace& exec, Index n, Code = {}) {
+template <class Space, class Code = CodeFor<Space>>
+Split split_samples(const Space& exec, Index n, Code = {}) {
   if constexpr (is_gpu_code_v<Code>) {
     int team = gpu_team_size;
-    if constexpr (!is_device_space_v<ExecSpace>)
-      team = std::clamp(Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max([](const auto&) {},
+    if constexpr (!is_device_space_v<Space>)
+      team = std::clamp(Kokkos::TeamPolicy<Space>(exec, 1, 1).team_size_max([](const auto&) {},
                                                                                 Kokkos::ParallelForTag()),
                         1, gpu_team_size);
     return gpu_split(n, team, exec.concurrency() / team);
@@ -175,11 +175,11 @@ Split split_samples(const ExecSpace& exec, Index n, Code = {}) {
 
 // The team policy of a split on a GPU: 256-thread teams, 8 of them an SM (launch bounds: the
 // compiler keeps a thread to 32 registers so that 8 teams fit).
-template <class ExecSpace>
+template <class Space>
 using CountingPolicy =
-    std::conditional_t<is_device_space_v<ExecSpace>,
-                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<gpu_team_size, 8>>,
-                       Kokkos::TeamPolicy<ExecSpace>>;
+    std::conditional_t<is_device_space_v<Space>,
+                       Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<gpu_team_size, 8>>,
+                       Kokkos::TeamPolicy<Space>>;
 
 // f(x(i)) for every i of the team's slice of `split`, the team's threads in turn: a thread
 // reads a 16-byte pack of four samples at a time where `packs` (packs_of x) has them, and the
@@ -204,14 +204,14 @@ KOKKOS_INLINE_FUNCTION void for_team_samples(const Member& team, const X& x, con
 }
 
 // The team kernel over a given split (the tests give host spaces GPU code's splits of many teams).
-template <class ExecSpace, class X, class H, class Code = CodeFor<ExecSpace>>
-void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram, const Split& split,
+template <class Space, class X, class H, class Code = CodeFor<Space>>
+void team_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram, const Split& split,
                     Code = {}) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, H>();
-  using Policy = CountingPolicy<ExecSpace>;
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, H>();
+  using Policy = CountingPolicy<Space>;
   using Member = typename Policy::member_type;
-  using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Local = Kokkos::View<int*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   Kokkos::deep_copy(exec, histogram, Count(0));
   if (split.league == 0) return;
   const auto packs = packs_of<Code>(x);
@@ -266,11 +266,11 @@ KOKKOS_INLINE_FUNCTION void private_count_block(const X& x, Index start, int m, 
   for (int j = 0; j < m; ++j) ++local(slot[j]);
 }
 
-template <class ExecSpace, class X, class H>
-void private_histogram_host(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+template <class Space, class X, class H>
+void private_histogram_host(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
+  using Policy = Kokkos::TeamPolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Member = typename Policy::member_type;
-  using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Local = Kokkos::View<int*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   const auto n = static_cast<Index>(x.extent(0));
   const int chunks = static_cast<int>((n + private_host_chunk - 1) / private_host_chunk);
   if (chunks == 0) return;
@@ -297,12 +297,12 @@ void private_histogram_host(const ExecSpace& exec, const X& x, const Bins& bins,
       });
 }
 
-template <class ExecSpace, class X, class H>
-void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram,
+template <class Space, class X, class H>
+void private_histogram_device(const Space& exec, const X& x, const Bins& bins, const H& histogram,
                               const Split& split) {
-  using Policy = CountingPolicy<ExecSpace>;
+  using Policy = CountingPolicy<Space>;
   using Member = typename Policy::member_type;
-  using Local = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Local = Kokkos::View<int*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   if (split.league == 0) return;
   const auto packs = packs_of<GpuCode>(x);
   const int copies = private_copies(bins.count);
@@ -328,18 +328,18 @@ void private_histogram_device(const ExecSpace& exec, const X& x, const Bins& bin
       });
 }
 
-template <class ExecSpace, class X, class H>
-void team_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+template <class Space, class X, class H>
+void team_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
   team_histogram(exec, x, bins, histogram, split_samples(exec, static_cast<Index>(x.extent(0))));
 }
 
 // GPU code counts over `split` (the tests give host spaces splits of many teams); host code
 // ignores it and takes its chunks.
-template <class ExecSpace, class X, class H, class Code = CodeFor<ExecSpace>>
-void private_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram, const Split& split,
+template <class Space, class X, class H, class Code = CodeFor<Space>>
+void private_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram, const Split& split,
                        Code = {}) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, H>();
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   if constexpr (is_gpu_code_v<Code>)
     private_histogram_device(exec, x, bins, histogram, split);
@@ -347,8 +347,8 @@ void private_histogram(const ExecSpace& exec, const X& x, const Bins& bins, cons
     private_histogram_host(exec, x, bins, histogram);
 }
 
-template <class ExecSpace, class X, class H>
-void private_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
+template <class Space, class X, class H>
+void private_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
   private_histogram(exec, x, bins, histogram, split_samples(exec, static_cast<Index>(x.extent(0))));
 }
 
@@ -356,10 +356,10 @@ void private_histogram(const ExecSpace& exec, const X& x, const Bins& bins, cons
 // bin without its range check, so with xmin < 0 it writes below the histogram. The debug
 // preset's bounds checks abort on the first such write; compute-sanitizer memcheck reports
 // it on a GPU, as cuda-memcheck does in the document.
-template <class ExecSpace, class X, class H>
-void unchecked_document_histogram(const ExecSpace& exec, const X& x, const Bins& bins, const H& histogram) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, H>();
+template <class Space, class X, class H>
+void unchecked_document_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   Kokkos::parallel_for(
       "nbk::histogram::unchecked_document", range(exec, 0, static_cast<Index>(x.extent(0))),

@@ -8,7 +8,7 @@
 #include "nbk/experiment/map_spec.hpp"
 #include "nbk/hypot/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::hypot {
 
 struct Hypot : exp::MapSpec<Hypot, 1, 2, float> {
   static constexpr const char *label = "nbk::hypot", *in_words = "x and y", *out_words = "h";
@@ -44,7 +44,7 @@ struct Hypot : exp::MapSpec<Hypot, 1, 2, float> {
   }
 };
 
-exp::Experiment hypot(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Hypot>(notes);
   e.rate_in_elements = e.seeded = true;
   e.sizes = {exp::Size{1000000}};
@@ -54,4 +54,4 @@ exp::Experiment hypot(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::hypot

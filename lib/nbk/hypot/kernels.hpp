@@ -77,10 +77,10 @@ KOKKOS_INLINE_FUNCTION T naive(T x, T y) {
   return nbk::math::sqrt(x * x + y * y);
 }
 
-template <class ExecSpace, class In, class Out>
-void scaled_map(const ExecSpace& exec, const In& x, const In& y, const Out& h) {
-  check_1d_arguments<ExecSpace, In>();
-  check_1d_arguments<ExecSpace, Out>();
+template <class Space, class In, class Out>
+void scaled_map(const Space& exec, const In& x, const In& y, const Out& h) {
+  check_1d_arguments<Space, In>();
+  check_1d_arguments<Space, Out>();
   Kokkos::parallel_for(
       "nbk::hypot", range(exec, 0, static_cast<Index>(h.extent(0))),
       KOKKOS_LAMBDA(Index i) { h(i) = scaled(x(i), y(i)); });

@@ -18,7 +18,7 @@
 #include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/l2_norm/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::l2_norm {
 
 namespace {
 
@@ -134,7 +134,7 @@ std::vector<Spec::Row> rows() {
 
 }  // namespace
 
-exp::Experiment l2_norm(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.rank = 2;
   e.sizes = {Size{10, 2}, Size{1000000, 3}};
@@ -173,4 +173,4 @@ exp::Experiment l2_norm(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::l2_norm

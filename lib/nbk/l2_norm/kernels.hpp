@@ -23,13 +23,13 @@ using Matrix = Kokkos::View<float**, Kokkos::LayoutRight, Memory>;
 // document's acc = 0.0 makes Numba do the same. float: as written in float32, x*x overflows
 // to inf for |x| > 1.8e19 and flushes to 0 for |x| < 2.6e-23 (hypot's scaling would avoid
 // that at a division per component; a double accumulator avoids it for free).
-template <class Acc, class ExecSpace, class A, class N>
-void row_norms(const ExecSpace& exec, const A& a, const N& norms) {
+template <class Acc, class Space, class A, class N>
+void row_norms(const Space& exec, const A& a, const N& norms) {
   static_assert(std::is_same_v<Acc, float> || std::is_same_v<Acc, double>);
   static_assert(Kokkos::is_view<A>::value && A::rank == 2, "the rows must be a rank-2 View");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename A::memory_space>::accessible,
+  static_assert(Kokkos::SpaceAccessibility<Space, typename A::memory_space>::accessible,
                 "the matrix's memory is not accessible from this execution space");
-  check_1d_arguments<ExecSpace, N>();
+  check_1d_arguments<Space, N>();
   const auto columns = static_cast<Index>(a.extent(1));
   Kokkos::parallel_for(
       std::is_same_v<Acc, double> ? "nbk::l2_norm::double_acc" : "nbk::l2_norm::float_acc",

@@ -8,7 +8,7 @@
 #include "nbk/mat_add/kernels.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 
-namespace nbk::experiments {
+namespace nbk::mat_add {
 
 struct MatAdd : exp::MapSpec<MatAdd, 2, 2, float> {
   static constexpr const char *label = "nbk::mat_add", *in_words = "A and B", *out_words = "C";
@@ -36,7 +36,7 @@ struct MatAdd : exp::MapSpec<MatAdd, 2, 2, float> {
   static nlohmann::json facts(const Problem& p) { return exp::uniform_inputs_facts(p); }
 };
 
-exp::Experiment mat_add(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<MatAdd>(notes);
   e.sizes = {exp::Size{4096, 4096}};
   e.test_sizes = {{0, 4}, {1, 1}, {16, 16}, {17, 33}, {1, 1025}, {1025, 1}};
@@ -64,4 +64,4 @@ exp::Experiment mat_add(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::mat_add

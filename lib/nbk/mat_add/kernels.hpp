@@ -32,11 +32,11 @@ inline constexpr Launch guide_launch{{16, 16}};  // the guide's threadsPerBlock(
 inline constexpr Launch row_launch{{1, 256}};
 inline constexpr Launch flat_launch{{}, Walk::flat};  // the spans as one range, 16-byte packs on a GPU
 
-template <class ExecSpace, class A, class C, class Code = CodeFor<ExecSpace>>
-void mat_add(const ExecSpace& exec, const A& a, const A& b, const C& c, const Launch& launch, Code code = {}) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+template <class Space, class A, class C, class Code = CodeFor<Space>>
+void mat_add(const Space& exec, const A& a, const A& b, const C& c, const Launch& launch, Code code = {}) {
+  static_assert(Kokkos::is_execution_space<Space>::value);
   static_assert(A::rank == 2 && C::rank == 2, "MatAdd works on 2-D Views");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
+  static_assert(Kokkos::SpaceAccessibility<Space, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
   map_elements(
       "nbk::mat_add", exec, launch, c, a, b, KOKKOS_LAMBDA(float x, float y) { return x + y; }, code);
@@ -81,9 +81,9 @@ inline void add_streaming(const float* a, const float* b, float* c, Index n) {
 #endif
 }
 
-template <class ExecSpace, class A, class C>
-void mat_add_streaming(const ExecSpace& exec, const A& a, const A& b, const C& c) {
-  static_assert(!is_device_space_v<ExecSpace>, "non-temporal stores are a host space's (a GPU's flat row: mat_add)");
+template <class Space, class A, class C>
+void mat_add_streaming(const Space& exec, const A& a, const A& b, const C& c) {
+  static_assert(!is_device_space_v<Space>, "non-temporal stores are a host space's (a GPU's flat row: mat_add)");
   static_assert(A::rank == 2 && C::rank == 2, "MatAdd works on 2-D Views");
   static_assert(std::is_same_v<typename A::non_const_value_type, float> &&
                 std::is_same_v<typename C::value_type, float>, "MatAdd adds float32 matrices");

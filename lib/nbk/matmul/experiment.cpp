@@ -22,7 +22,7 @@
 #include "nbk/matmul/kernels.hpp"
 #include "nbk/matmul/vendor.hpp"
 
-namespace nbk::experiments {
+namespace nbk::matmul {
 
 namespace {
 
@@ -195,7 +195,7 @@ exp::Variant host_loops() {
 
 }  // namespace
 
-exp::Experiment matmul(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.rank = 3;
   e.sizes = {Size{1024, 1024, 1024}};
@@ -249,4 +249,4 @@ exp::Experiment matmul(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::matmul

@@ -67,22 +67,22 @@ struct GpuTileShape {
   static constexpr bool one_block_per_thread = true;
 };
 
-template <class ExecSpace, class A, class B, class C>
+template <class Space, class A, class B, class C>
 void check_matmul_arguments(const A& a, const B& b, const C& c) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value, "the first argument must be an execution space");
+  static_assert(Kokkos::is_execution_space<Space>::value, "the first argument must be an execution space");
   static_assert(A::rank == 2 && B::rank == 2 && C::rank == 2, "a matrix product works on 2-D Views");
   static_assert(std::is_same_v<typename C::non_const_value_type, float>, "the product is float32");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible &&
-                    Kokkos::SpaceAccessibility<ExecSpace, typename A::memory_space>::accessible &&
-                    Kokkos::SpaceAccessibility<ExecSpace, typename B::memory_space>::accessible,
+  static_assert(Kokkos::SpaceAccessibility<Space, typename C::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<Space, typename A::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<Space, typename B::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
   if (a.extent(1) != b.extent(0) || c.extent(0) != a.extent(0) || c.extent(1) != b.extent(1))
     throw std::invalid_argument("nbk::matmul: C must be (m x p) for A (m x n) times B (n x p)");
 }
 
-template <class ExecSpace, class A, class B, class C>
-void naive(const ExecSpace& exec, const A& a, const B& b, const C& c) {
-  check_matmul_arguments<ExecSpace>(a, b, c);
+template <class Space, class A, class B, class C>
+void naive(const Space& exec, const A& a, const B& b, const C& c) {
+  check_matmul_arguments<Space>(a, b, c);
   const auto n = static_cast<Index>(a.extent(1)), p = static_cast<Index>(c.extent(1));
   Kokkos::parallel_for(
       "nbk::matmul::naive", range(exec, 0, static_cast<Index>(c.extent(0)) * p), KOKKOS_LAMBDA(Index e) {
@@ -286,15 +286,15 @@ KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const 
 }
 
 // C = A B by the tiles of Shape: a team per tile.
-template <class ExecSpace, class Shape, class A, class B, class C>
-void launch_tiles(const ExecSpace& exec, const A& a, const B& b, const C& c) {
+template <class Space, class Shape, class A, class B, class C>
+void launch_tiles(const Space& exec, const A& a, const B& b, const C& c) {
   static_assert(Shape::rows % Shape::block_rows == 0 && Shape::cols % Shape::block_cols == 0);
   // Host code takes its tiles dynamically: 64 tiles of 128 x 128 at 1024^2, and a thread that
   // shares its core with another process does not hold up the kernel's end by its fixed half.
-  using Policy = std::conditional_t<Shape::one_block_per_thread, Kokkos::TeamPolicy<ExecSpace>,
-                                    Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>>;
+  using Policy = std::conditional_t<Shape::one_block_per_thread, Kokkos::TeamPolicy<Space>,
+                                    Kokkos::TeamPolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>>>;
   using Member = typename Policy::member_type;
-  using Tiles = detail::Tiles<Shape, typename ExecSpace::scratch_memory_space>;
+  using Tiles = detail::Tiles<Shape, typename Space::scratch_memory_space>;
   const auto m = static_cast<Index>(c.extent(0)), p = static_cast<Index>(c.extent(1));
   const Index tile_columns = (p + Shape::cols - 1) / Shape::cols;
   const Index tiles = (m + Shape::rows - 1) / Shape::rows * tile_columns;
@@ -313,20 +313,20 @@ void launch_tiles(const ExecSpace& exec, const A& a, const B& b, const C& c) {
 
 // C = A B in tiles staged in team scratch: the GPU's shared-memory tiles (GpuTileShape) or the
 // host's register blocks over panels (HostTileShape), as Code says (by default the space's own).
-template <class ExecSpace, class A, class B, class C, class Code = CodeFor<ExecSpace>>
-void tiled(const ExecSpace& exec, const A& a, const B& b, const C& c, Code = {}) {
-  check_matmul_arguments<ExecSpace>(a, b, c);
-  static_assert(is_gpu_code_v<Code> || !is_device_space_v<ExecSpace>, "host code runs on host spaces only");
+template <class Space, class A, class B, class C, class Code = CodeFor<Space>>
+void tiled(const Space& exec, const A& a, const B& b, const C& c, Code = {}) {
+  check_matmul_arguments<Space>(a, b, c);
+  static_assert(is_gpu_code_v<Code> || !is_device_space_v<Space>, "host code runs on host spaces only");
   if constexpr (!is_gpu_code_v<Code>) {
-    detail::launch_tiles<ExecSpace, HostTileShape>(exec, a, b, c);
-  } else if constexpr (is_device_space_v<ExecSpace>) {
-    detail::launch_tiles<ExecSpace, GpuTileShape<16, 16>>(exec, a, b, c);
+    detail::launch_tiles<Space, HostTileShape>(exec, a, b, c);
+  } else if constexpr (is_device_space_v<Space>) {
+    detail::launch_tiles<Space, GpuTileShape<16, 16>>(exec, a, b, c);
   } else {
     // GPU code on a host space: a team of two threads where the pool has them, else one.
     const int most =
-        Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max([](const auto&) {}, Kokkos::ParallelForTag());
-    if (most >= 2) detail::launch_tiles<ExecSpace, GpuTileShape<2, 1>>(exec, a, b, c);
-    else detail::launch_tiles<ExecSpace, GpuTileShape<1, 1>>(exec, a, b, c);
+        Kokkos::TeamPolicy<Space>(exec, 1, 1).team_size_max([](const auto&) {}, Kokkos::ParallelForTag());
+    if (most >= 2) detail::launch_tiles<Space, GpuTileShape<2, 1>>(exec, a, b, c);
+    else detail::launch_tiles<Space, GpuTileShape<1, 1>>(exec, a, b, c);
   }
 }
 

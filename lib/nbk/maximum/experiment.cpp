@@ -9,7 +9,7 @@
 #include "nbk/maximum/kernels.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 
-namespace nbk::experiments {
+namespace nbk::maximum {
 
 struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
   static constexpr const char *label = "nbk::maximum", *in_words = "a and b", *out_words = "c";
@@ -28,7 +28,7 @@ struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
   static nlohmann::json facts(const Problem& p) { return exp::uniform_inputs_facts(p); }
 };
 
-exp::Experiment maximum(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Maximum>(notes);
   e.sizes = {exp::Size{32, 32, 32}, exp::Size{128, 128, 128}, exp::Size{256, 256, 256}};
   e.test_sizes = {{0, 4, 4}, {1, 1, 1}, {7, 9, 13}, {8, 8, 8}, {17, 3, 33}, {1, 1, 1025}};
@@ -49,4 +49,4 @@ exp::Experiment maximum(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::maximum

@@ -24,11 +24,11 @@ inline constexpr Launch document_launch{{8, 8, 8}};  // the document's threads_p
 inline constexpr Launch coalesced_launch{{1, 2, 128}, Walk::contiguous_first};
 inline constexpr Launch flat_launch{{}, Walk::flat};
 
-template <class ExecSpace, class A, class C, class Code = CodeFor<ExecSpace>>
-void elementwise_max(const ExecSpace& exec, const A& a, const A& b, const C& c, const Launch& launch, Code code = {}) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value);
+template <class Space, class A, class C, class Code = CodeFor<Space>>
+void elementwise_max(const Space& exec, const A& a, const A& b, const C& c, const Launch& launch, Code code = {}) {
+  static_assert(Kokkos::is_execution_space<Space>::value);
   static_assert(A::rank == 3 && C::rank == 3, "the maximum works on 3-D Views");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename C::memory_space>::accessible,
+  static_assert(Kokkos::SpaceAccessibility<Space, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
   map_elements(
       "nbk::maximum", exec, launch, c, a, b, KOKKOS_LAMBDA(float x, float y) { return x < y ? y : x; }, code);

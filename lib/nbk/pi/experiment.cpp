@@ -17,7 +17,7 @@
 #include "nbk/experiment/scalar_spec.hpp"
 #include "nbk/pi/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::pi {
 
 namespace {
 
@@ -155,7 +155,7 @@ std::vector<Spec::Row> rows() {
 
 }  // namespace
 
-exp::Experiment pi(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.rank = 2;
   e.rate_in_elements = true;
@@ -188,4 +188,4 @@ exp::Experiment pi(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::pi

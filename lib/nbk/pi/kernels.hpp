@@ -15,12 +15,12 @@
 
 namespace nbk::pi {
 
-template <class ExecSpace>
-using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
-template <class ExecSpace>
-using XorShift64 = Kokkos::Random_XorShift64_Pool<Device<ExecSpace>>;
-template <class ExecSpace>
-using XorShift1024 = Kokkos::Random_XorShift1024_Pool<Device<ExecSpace>>;
+template <class Space>
+using Device = Kokkos::Device<Space, typename Space::memory_space>;
+template <class Space>
+using XorShift64 = Kokkos::Random_XorShift64_Pool<Device<Space>>;
+template <class Space>
+using XorShift1024 = Kokkos::Random_XorShift1024_Pool<Device<Space>>;
 
 // Bytes of one state, with its lock (and XorShift1024's position): what a pool of n streams
 // holds in the space's memory, and once more on the host while it is seeded.
@@ -50,16 +50,16 @@ KOKKOS_INLINE_FUNCTION Count count_stream(Generator& generator, Index samples) {
 // continues which sequence would then depend on scheduling. The states advance: the next call
 // draws new points. GPU code gives a thread one stream, host code two (nbk/core/code.hpp): both
 // draw the same points from the same states.
-template <class ExecSpace, class Pool, class Inside, class Code = CodeFor<ExecSpace>>
-void count_inside(const ExecSpace& exec, const Pool& pool, int streams, Index samples_per_stream,
+template <class Space, class Pool, class Inside, class Code = CodeFor<Space>>
+void count_inside(const Space& exec, const Pool& pool, int streams, Index samples_per_stream,
                   const Inside& inside, Code = {}) {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value, "the first argument must be an execution space");
+  static_assert(Kokkos::is_execution_space<Space>::value, "the first argument must be an execution space");
   static_assert(Kokkos::is_view<Inside>::value && Inside::rank == 0, "the count must be a rank-0 View");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Inside::memory_space>::accessible,
+  static_assert(Kokkos::SpaceAccessibility<Space, typename Inside::memory_space>::accessible,
                 "the count's memory is not accessible from this execution space");
   if constexpr (is_gpu_code_v<Code>) {
     Kokkos::parallel_reduce(
-        "nbk::pi::count_inside", Kokkos::RangePolicy<ExecSpace>(exec, 0, streams),
+        "nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, streams),
         KOKKOS_LAMBDA(int stream, Count& total) {
           auto generator = pool.get_state(stream);
           total += count_stream(generator, samples_per_stream);
@@ -71,7 +71,7 @@ void count_inside(const ExecSpace& exec, const Pool& pool, int streams, Index sa
     // so one stream leaves the core idle most of the time. The same states draw the same
     // points as on a GPU, where the threads themselves are the parallelism.
     Kokkos::parallel_reduce(
-        "nbk::pi::count_inside", Kokkos::RangePolicy<ExecSpace>(exec, 0, (streams + 1) / 2),
+        "nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, (streams + 1) / 2),
         KOKKOS_LAMBDA(int pair, Count& total) {
           const int first = 2 * pair;
           auto one = pool.get_state(first);

@@ -7,7 +7,7 @@
 #include "nbk/experiment/map_spec.hpp"
 #include "nbk/polar/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::polar {
 
 struct Polar : exp::MapSpec<Polar, 1, 4, float> {
   static constexpr const char *label = "nbk::polar", *in_words = "four inputs", *out_words = "d";
@@ -41,7 +41,7 @@ struct Polar : exp::MapSpec<Polar, 1, 4, float> {
   }
 };
 
-exp::Experiment polar(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Polar>(notes);
   e.rate_in_elements = e.seeded = true;
   e.sizes = {exp::Size{1000000}};
@@ -51,4 +51,4 @@ exp::Experiment polar(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::polar

@@ -32,11 +32,11 @@ KOKKOS_INLINE_FUNCTION T distance(T rho1, T theta1, T rho2, T theta2) {
   return nbk::math::sqrt(dx * dx + dy * dy);
 }
 
-template <class ExecSpace, class In, class Out>
-void distance_map(const ExecSpace& exec, const In& rho1, const In& theta1, const In& rho2, const In& theta2,
+template <class Space, class In, class Out>
+void distance_map(const Space& exec, const In& rho1, const In& theta1, const In& rho2, const In& theta2,
                   const Out& d) {
-  check_1d_arguments<ExecSpace, In>();
-  check_1d_arguments<ExecSpace, Out>();
+  check_1d_arguments<Space, In>();
+  check_1d_arguments<Space, Out>();
   Kokkos::parallel_for(
       "nbk::polar", range(exec, 0, static_cast<Index>(d.extent(0))),
       KOKKOS_LAMBDA(Index i) { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); });

@@ -19,7 +19,7 @@
 #include "nbk/experiment/scalar_spec.hpp"
 #include "nbk/product/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::product {
 
 namespace {
 
@@ -151,7 +151,7 @@ void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& n
 
 }  // namespace
 
-exp::Experiment product(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.sizes = {Size{4000000}};
   e.test_sizes = {Size{0}, Size{1}, Size{300}, Size{100003}};
@@ -175,4 +175,4 @@ exp::Experiment product(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::product

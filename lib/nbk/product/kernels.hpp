@@ -18,17 +18,17 @@
 namespace nbk::product {
 
 namespace detail {
-template <class ExecSpace, class View>
+template <class Space, class View>
 constexpr void check_input() {
-  check_1d_arguments<ExecSpace, View>();
+  check_1d_arguments<Space, View>();
   static_assert(std::is_same_v<typename View::non_const_value_type, double>, "the product reads float64 data");
 }
 }  // namespace detail
 
 // prod x_i with the product reducer, Kokkos::Prod (1 for an empty array).
-template <class ExecSpace, class View>
-double reduce_product(const ExecSpace& exec, const View& x) {
-  detail::check_input<ExecSpace, View>();
+template <class Space, class View>
+double reduce_product(const Space& exec, const View& x) {
+  detail::check_input<Space, View>();
   return reduce_into_host<Kokkos::Prod, double>(
       "nbk::product::prod", range(exec, 0, static_cast<Index>(x.extent(0))),
       KOKKOS_LAMBDA(Index i, double& partial) { partial *= x(i); });
@@ -39,10 +39,10 @@ double reduce_product(const ExecSpace& exec, const View& x) {
 // host_math::sum_of_logs (host_log.hpp: our own log, 8 lanes at a time in AVX-512 where the
 // build targets it), which reads x as contiguous memory; its lambda is host-only, as that code
 // is, so a GPU takes GPU code only (nbk/core/code.hpp).
-template <class ExecSpace, class View, class Code = CodeFor<ExecSpace>>
-double reduce_log_sum(const ExecSpace& exec, const View& x, Code = {}) {
-  static_assert(is_gpu_code_v<Code> || !is_device_space_v<ExecSpace>, "host code runs on host spaces only");
-  detail::check_input<ExecSpace, View>();
+template <class Space, class View, class Code = CodeFor<Space>>
+double reduce_log_sum(const Space& exec, const View& x, Code = {}) {
+  static_assert(is_gpu_code_v<Code> || !is_device_space_v<Space>, "host code runs on host spaces only");
+  detail::check_input<Space, View>();
   const Index n = static_cast<Index>(x.extent(0));
   if constexpr (is_gpu_code_v<Code>) {
     return reduce_into_host<Kokkos::Sum, double>(

@@ -21,9 +21,9 @@ namespace nbk {
 namespace fma_detail {
 // Chains per work item: vector registers' worth on a CPU (12 registers of the widest vector
 // the host code targets, below the 16 of AVX2 so none spills), a few per thread on a GPU.
-template <class ExecSpace, class T>
+template <class Space, class T>
 constexpr int chains() {
-  if constexpr (is_device_space_v<ExecSpace>) return 8;
+  if constexpr (is_device_space_v<Space>) return 8;
 #if defined(__AVX512F__)
   constexpr int vector_bytes = 64;
 #elif defined(__AVX__)
@@ -44,10 +44,10 @@ struct FmaThroughput {
 };
 
 // Each work item of the probe: its chains, `iterations` FMAs each, summed into sums(i).
-template <class ExecSpace, class T>
-void fma_chains(const ExecSpace& exec, const Kokkos::View<double*, typename ExecSpace::memory_space>& sums,
+template <class Space, class T>
+void fma_chains(const Space& exec, const Kokkos::View<double*, typename Space::memory_space>& sums,
                 int iterations, T a, T b) {
-  constexpr int chains = fma_detail::chains<ExecSpace, T>();
+  constexpr int chains = fma_detail::chains<Space, T>();
   Kokkos::parallel_for(
       "nbk::probe::fma", range(exec, 0, static_cast<Index>(sums.extent(0))), KOKKOS_LAMBDA(Index i) {
         T x[chains];
@@ -60,13 +60,13 @@ void fma_chains(const ExecSpace& exec, const Kokkos::View<double*, typename Exec
       });
 }
 
-// One probe of T on ExecSpace: `items` work items, `iterations` FMAs per chain; best of
+// One probe of T on Space: `items` work items, `iterations` FMAs per chain; best of
 // `repetitions` after an untimed first run.
-template <class ExecSpace, class T>
-FmaThroughput probe_fma(const ExecSpace& exec, std::int64_t items, int iterations, int repetitions) {
+template <class Space, class T>
+FmaThroughput probe_fma(const Space& exec, std::int64_t items, int iterations, int repetitions) {
   static_assert(std::is_floating_point_v<T>, "FMA throughput of float or double");
-  constexpr int chains = fma_detail::chains<ExecSpace, T>();
-  Kokkos::View<double*, typename ExecSpace::memory_space> sums("nbk::probe::fma_sums", items);
+  constexpr int chains = fma_detail::chains<Space, T>();
+  Kokkos::View<double*, typename Space::memory_space> sums("nbk::probe::fma_sums", items);
   // Run-time values the compiler cannot see through: the multiply must happen.
   volatile T one = T(1);
   const T a = one, b = one;
@@ -93,22 +93,22 @@ FmaThroughput probe_fma(const ExecSpace& exec, std::int64_t items, int iteration
 
 // About 2^32 flops a run on a CPU (some 10 ms at a few hundred GFLOP/s), 2^38 on a GPU (a few
 // ms at tens of TFLOP/s).
-template <class ExecSpace>
+template <class Space>
 constexpr std::uint64_t default_fma_flops() {
-  return is_device_space_v<ExecSpace> ? std::uint64_t{1} << 38 : std::uint64_t{1} << 32;
+  return is_device_space_v<Space> ? std::uint64_t{1} << 38 : std::uint64_t{1} << 32;
 }
 
 // About `target` flops a run, with several work items per thread, at least 16 iterations each.
-template <class ExecSpace, class T>
-FmaThroughput probe_fma(const ExecSpace& exec, std::uint64_t target, int repetitions) {
-  constexpr int chains = fma_detail::chains<ExecSpace, T>();
-  const std::int64_t items = is_device_space_v<ExecSpace>
+template <class Space, class T>
+FmaThroughput probe_fma(const Space& exec, std::uint64_t target, int repetitions) {
+  constexpr int chains = fma_detail::chains<Space, T>();
+  const std::int64_t items = is_device_space_v<Space>
                                  ? std::int64_t{1} << 20
                                  : std::max<std::int64_t>(64, 8 * static_cast<std::int64_t>(exec.concurrency()));
   const std::uint64_t per_iteration = 2 * static_cast<std::uint64_t>(chains) * static_cast<std::uint64_t>(items);
   // Below 2^23 iterations the counts stay exact in float (starts < 2^14 + chains).
   const int iterations = static_cast<int>(std::clamp<std::uint64_t>(target / per_iteration, 16, std::uint64_t{1} << 22));
-  return probe_fma<ExecSpace, T>(exec, items, iterations, repetitions);
+  return probe_fma<Space, T>(exec, items, iterations, repetitions);
 }
 
 }  // namespace nbk

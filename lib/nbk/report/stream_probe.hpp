@@ -71,18 +71,18 @@ struct ProbeResult {
 };
 
 // Arrays big enough to defeat any cache: 256 MiB each on a CPU, 1 GiB on a GPU.
-template <class ExecSpace>
+template <class Space>
 constexpr std::int64_t default_probe_elements() {
-  return is_device_space_v<ExecSpace> ? (std::int64_t{1} << 27) : (std::int64_t{1} << 25);
+  return is_device_space_v<Space> ? (std::int64_t{1} << 27) : (std::int64_t{1} << 25);
 }
 
-template <class ExecSpace>
-std::string vendor_copy_name(const ExecSpace& exec) {
-  if constexpr (is_device_space_v<ExecSpace>) {
+template <class Space>
+std::string vendor_copy_name(const Space& exec) {
+  if constexpr (is_device_space_v<Space>) {
     return "cudaMemcpy device-to-device";
   } else {
 #if defined(KOKKOS_ENABLE_OPENMP)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>)
+    if constexpr (std::is_same_v<Space, Kokkos::OpenMP>)
       return "std::memcpy, one chunk per OpenMP thread (" + std::to_string(exec.concurrency()) + ")";
 #endif
     (void)exec;
@@ -90,17 +90,17 @@ std::string vendor_copy_name(const ExecSpace& exec) {
   }
 }
 
-// dst[0, bytes) = src[0, bytes) in ExecSpace's memory, without Kokkos.
-template <class ExecSpace>
-void vendor_copy(const ExecSpace& exec, void* dst, const void* src, std::size_t bytes) {
+// dst[0, bytes) = src[0, bytes) in Space's memory, without Kokkos.
+template <class Space>
+void vendor_copy(const Space& exec, void* dst, const void* src, std::size_t bytes) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
     NBK_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, exec.cuda_stream()));
     return;
   }
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
+  if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) {
     const int threads = exec.concurrency();
     auto* out = static_cast<char*>(dst);
     const auto* in = static_cast<const char*>(src);
@@ -124,14 +124,14 @@ inline constexpr double scalar = 0.4;
 inline constexpr double a0 = 0.1, b0 = 0.2, c0 = 0.0;
 }  // namespace probe_detail
 
-// Three arrays of doubles in ExecSpace's memory and the kernels that stream through them.
+// Three arrays of doubles in Space's memory and the kernels that stream through them.
 // Each kernel has an invariant its result must satisfy, checked on the host afterwards.
-template <class ExecSpace>
+template <class Space>
 class StreamProbe {
  public:
-  using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
+  using View = Kokkos::View<double*, typename Space::memory_space>;
 
-  StreamProbe(const ExecSpace& exec, std::int64_t n)
+  StreamProbe(const Space& exec, std::int64_t n)
       : exec_(exec),
         a_(allocate<View>("nbk::probe::a", n)),
         b_(allocate<View>("nbk::probe::b", n)),
@@ -214,11 +214,11 @@ class StreamProbe {
     return std::abs(sum - exact) <= bound && magnitude > 0;
   }
 
-  const ExecSpace& space() const { return exec_; }
+  const Space& space() const { return exec_; }
   const View& source() const { return a_; }
 
  private:
-  ExecSpace exec_;
+  Space exec_;
   View a_, b_, c_;
   int in_place_calls_ = 0;
 };
@@ -235,12 +235,12 @@ inline std::pair<double, double> best_and_spread(std::vector<double> seconds) {
 }  // namespace probe_detail
 
 // Best host<->device copy of `view` from pageable and from pinned host memory.
-template <class ExecSpace, class View>
-LinkBandwidth measure_link(const ExecSpace& exec, const View& view, int repetitions) {
+template <class Space, class View>
+LinkBandwidth measure_link(const Space& exec, const View& view, int repetitions) {
   LinkBandwidth link;
   link.bytes = static_cast<std::uint64_t>(view.extent(0)) * sizeof(typename View::value_type);
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
     std::vector<char> pageable(link.bytes, 1);  // touched: its pages exist before timing
     void* pinned = nullptr;
     NBK_CUDA(cudaMallocHost(&pinned, link.bytes));
@@ -270,10 +270,10 @@ LinkBandwidth measure_link(const ExecSpace& exec, const View& view, int repetiti
 // Every reference of one space, best of `repetitions` after one untimed round (page faults,
 // thread start-up and module load stay out of the figures), each result checked, with the
 // spread of each probe's timed runs.
-template <class ExecSpace>
-ProbeResult probe_bandwidth(const ExecSpace& exec, std::int64_t n = default_probe_elements<ExecSpace>(),
+template <class Space>
+ProbeResult probe_bandwidth(const Space& exec, std::int64_t n = default_probe_elements<Space>(),
                             int repetitions = 10) {
-  StreamProbe<ExecSpace> probe(exec, n);
+  StreamProbe<Space> probe(exec, n);
   std::vector<double> copy, triad, memcpy_times, in_place, dot;
   std::int64_t errors = 0;
   for (int rep = 0; rep <= repetitions; ++rep) {
@@ -313,7 +313,7 @@ ProbeResult probe_bandwidth(const ExecSpace& exec, std::int64_t n = default_prob
   result.spread = {spread_copy, spread_triad, spread_memcpy, spread_in_place, spread_dot};
   result.memcpy_name = vendor_copy_name(exec);
   result.concurrency = exec.concurrency();
-  if constexpr (is_device_space_v<ExecSpace>) result.link = measure_link(exec, probe.source(), repetitions);
+  if constexpr (is_device_space_v<Space>) result.link = measure_link(exec, probe.source(), repetitions);
   result.verified = (errors == 0);
   return result;
 }

@@ -18,7 +18,7 @@
 #include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/row_sum/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::row_sum {
 
 namespace {
 
@@ -161,7 +161,7 @@ void fill_int32(std::int32_t* out, Index n, std::uint64_t seed) {
 
 }  // namespace
 
-exp::Experiment row_sum(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.rank = 2;
   e.sizes = {Size{1000, 1000}, Size{std::int64_t{1} << 14, std::int64_t{1} << 12}};
@@ -195,4 +195,4 @@ exp::Experiment row_sum(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::row_sum

@@ -31,13 +31,13 @@ template <class T, class Memory>
 using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, Memory>;
 
 namespace detail {
-template <class ExecSpace, class A, class S>
+template <class Space, class A, class S>
 constexpr void check_arguments() {
-  static_assert(Kokkos::is_execution_space<ExecSpace>::value, "the first argument must be an execution space");
+  static_assert(Kokkos::is_execution_space<Space>::value, "the first argument must be an execution space");
   static_assert(Kokkos::is_view<A>::value && A::rank == 2, "the matrix must be a rank-2 View");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename A::memory_space>::accessible,
+  static_assert(Kokkos::SpaceAccessibility<Space, typename A::memory_space>::accessible,
                 "the matrix's memory is not accessible from this execution space");
-  check_1d_arguments<ExecSpace, S>();
+  check_1d_arguments<Space, S>();
   static_assert(std::is_same_v<typename S::value_type, Sum<typename A::non_const_value_type>>,
                 "the sums are Sum<T> of the matrix's T");
 }
@@ -49,10 +49,10 @@ inline constexpr Index max_league = Index{1} << 20;
 
 // One team per row: the team's threads reduce the row together (TeamThreadRange), and one
 // thread of the team writes its sum.
-template <class ExecSpace, class A, class S>
-void team_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
-  detail::check_arguments<ExecSpace, A, S>();
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+template <class Space, class A, class S>
+void team_row_sums(const Space& exec, const A& a, const S& sums) {
+  detail::check_arguments<Space, A, S>();
+  using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
   using Value = typename S::non_const_value_type;
   const auto rows = static_cast<Index>(a.extent(0)), columns = static_cast<Index>(a.extent(1));
@@ -88,10 +88,10 @@ auto row_packs(const A& a) {
 // one thread of one lane, a thread per row. GPU code on a host space (the tests) asks for 8
 // threads a team where the pool has them, fewer where not (a host team may not outnumber the
 // pool's threads): the rows a team takes follow the team size it got.
-template <class ExecSpace, class A, class S, class Code = CodeFor<ExecSpace>>
-void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums, Code = {}) {
-  detail::check_arguments<ExecSpace, A, S>();
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+template <class Space, class A, class S, class Code = CodeFor<Space>>
+void vector_row_sums(const Space& exec, const A& a, const S& sums, Code = {}) {
+  detail::check_arguments<Space, A, S>();
+  using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
   using Value = typename S::non_const_value_type;
   static_assert(pack_width<typename A::non_const_value_type> == 4, "rows of 4-byte elements");
@@ -99,7 +99,7 @@ void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums, Code = {}
   if (rows == 0) return;
   constexpr int lanes = is_gpu_code_v<Code> ? 32 : 1;
   int rows_per_team = is_gpu_code_v<Code> ? 8 : 1;
-  if constexpr (!is_device_space_v<ExecSpace>)
+  if constexpr (!is_device_space_v<Space>)
     rows_per_team = std::max(1, std::min(rows_per_team, Policy(exec, 1, 1).team_size_max(
                                                             [](const Member&) {}, Kokkos::ParallelForTag())));
   const Index teams_needed = (rows + rows_per_team - 1) / rows_per_team;
@@ -135,9 +135,9 @@ void vector_row_sums(const ExecSpace& exec, const A& a, const S& sums, Code = {}
 }
 
 // One thread per row, adding its row in order.
-template <class ExecSpace, class A, class S>
-void flat_row_sums(const ExecSpace& exec, const A& a, const S& sums) {
-  detail::check_arguments<ExecSpace, A, S>();
+template <class Space, class A, class S>
+void flat_row_sums(const Space& exec, const A& a, const S& sums) {
+  detail::check_arguments<Space, A, S>();
   using Value = typename S::non_const_value_type;
   const auto columns = static_cast<Index>(a.extent(1));
   Kokkos::parallel_for(

@@ -9,7 +9,7 @@
 #include "nbk/experiment/map_spec.hpp"
 #include "nbk/sin_exp/kernels.hpp"
 
-namespace nbk::experiments {
+namespace nbk::sin_exp {
 
 struct SinExp : exp::MapSpec<SinExp, 1, 2, float, double> {
   static constexpr const char *label = "nbk::sin_exp", *in_words = "x and y", *out_words = "z";
@@ -41,7 +41,7 @@ struct SinExp : exp::MapSpec<SinExp, 1, 2, float, double> {
   static nlohmann::json facts(const Problem&) { return {{"x", "linspace(0, 2 pi, n)"}, {"y", y_value}}; }
 };
 
-exp::Experiment sin_exp(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<SinExp>(notes);
   e.rate_in_elements = true;
   e.sizes = e.bench_sizes = {exp::Size{1000000}};
@@ -54,4 +54,4 @@ exp::Experiment sin_exp(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::sin_exp

@@ -14,10 +14,10 @@ namespace nbk::sin_exp {
 
 inline constexpr std::uint64_t sin_exp_flops = flop_count::sin + flop_count::exp + flop_count::arithmetic;
 
-template <class ExecSpace, class X, class Z>
-void sin_exp(const ExecSpace& exec, const X& x, const X& y, const Z& z) {
-  check_1d_arguments<ExecSpace, X>();
-  check_1d_arguments<ExecSpace, Z>();
+template <class Space, class X, class Z>
+void sin_exp(const Space& exec, const X& x, const X& y, const Z& z) {
+  check_1d_arguments<Space, X>();
+  check_1d_arguments<Space, Z>();
   static_assert(std::is_same_v<typename X::non_const_value_type, typename Z::value_type>,
                 "inputs and output have one precision");
   Kokkos::parallel_for(

@@ -17,7 +17,7 @@
 #include "nbk/sum/kernels.hpp"
 #include "nbk/sum/reference.hpp"
 
-namespace nbk::experiments {
+namespace nbk::sum {
 
 namespace {
 
@@ -153,7 +153,7 @@ void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& n
 
 }  // namespace
 
-exp::Experiment sum(const exp::Notes& notes) {
+exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::stated(notes);
   e.sizes = {Size{(std::int64_t{1} << 27) - 157}};
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{255}, Size{257}, Size{100003}};
@@ -177,4 +177,4 @@ exp::Experiment sum(const exp::Notes& notes) {
   return e;
 }
 
-}  // namespace nbk::experiments
+}  // namespace nbk::sum

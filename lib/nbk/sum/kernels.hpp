@@ -26,9 +26,9 @@ namespace nbk::sum {
 namespace detail {
 KOKKOS_INLINE_FUNCTION Index smaller(Index a, Index b) { return a < b ? a : b; }
 
-template <class ExecSpace, class View>
+template <class Space, class View>
 constexpr void check_input() {
-  check_1d_arguments<ExecSpace, View>();
+  check_1d_arguments<Space, View>();
   static_assert(std::is_same_v<typename View::non_const_value_type, float>, "the sums read float32 data");
 }
 }  // namespace detail
@@ -49,9 +49,9 @@ inline float host_loop(const float* x, Index n) {
 // body with a branch: one pack a call left a thread 16 bytes in flight, as four floats did.
 // The calls' four loads are in bounds by construction, so nvcc issues them without a branch;
 // one more call adds the packs and floats that the quarters leave over.
-template <class ExecSpace, class View, class Code = CodeFor<ExecSpace>>
-float builtin_sum(const ExecSpace& exec, const View& x, Code = {}) {
-  detail::check_input<ExecSpace, View>();
+template <class Space, class View, class Code = CodeFor<Space>>
+float builtin_sum(const Space& exec, const View& x, Code = {}) {
+  detail::check_input<Space, View>();
   static_assert(pack_width<float> == 4);
   const auto n = static_cast<Index>(x.extent(0));
   const auto p = packs_of<Code>(x);
@@ -74,9 +74,9 @@ float builtin_sum(const ExecSpace& exec, const View& x, Code = {}) {
 }
 
 // parallel_reduce with a double accumulator over the float data.
-template <class ExecSpace, class View>
-double accurate_sum(const ExecSpace& exec, const View& x) {
-  detail::check_input<ExecSpace, View>();
+template <class Space, class View>
+double accurate_sum(const Space& exec, const View& x) {
+  detail::check_input<Space, View>();
   return reduce_into_host<Kokkos::Sum, double>(
       "nbk::sum::accurate", range(exec, 0, static_cast<Index>(x.extent(0))),
       KOKKOS_LAMBDA(Index i, double& partial) { partial += static_cast<double>(x(i)); });
@@ -111,9 +111,9 @@ KOKKOS_INLINE_FUNCTION float block_partial(const View& x, Index first, Index las
   return acc[0];
 }
 
-template <class ExecSpace, class View>
-double blocked_sum(const ExecSpace& exec, const View& x) {
-  detail::check_input<ExecSpace, View>();
+template <class Space, class View>
+double blocked_sum(const Space& exec, const View& x) {
+  detail::check_input<Space, View>();
   const Index n = static_cast<Index>(x.extent(0));
   const Index blocks = (n + blocked::block - 1) / blocked::block;
   return reduce_into_host<Kokkos::Sum, double>(
@@ -124,8 +124,8 @@ double blocked_sum(const ExecSpace& exec, const View& x) {
       });
 }
 
-template <class ExecSpace>
-std::string blocked_shape_text(const ExecSpace&) {
+template <class Space>
+std::string blocked_shape_text(const Space&) {
   return std::to_string(blocked::block) + "-float blocks, " + std::to_string(blocked::lanes) + " lanes, double across blocks";
 }
 
@@ -141,11 +141,11 @@ struct TreeShape {
 // recommended team size (one thread, or one per hyperthread of a core) and four teams for
 // each team's worth of threads, so every slice is large and contiguous. Never more teams
 // than the elements need.
-template <class ExecSpace>
-TreeShape default_tree_shape(const ExecSpace& exec, Index n) {
+template <class Space>
+TreeShape default_tree_shape(const Space& exec, Index n) {
   TreeShape shape;
   Index league = 1;
-  if constexpr (is_device_space_v<ExecSpace>) {
+  if constexpr (is_device_space_v<Space>) {
     shape.team_size = 256;
     league = std::min<Index>(Index{1} << 16, (n + shape.team_size - 1) / shape.team_size);
   } else {
@@ -160,12 +160,12 @@ TreeShape default_tree_shape(const ExecSpace& exec, Index n) {
 
 // The largest team size the tree may be given on `exec`: the size of the thread pool's
 // teams on a CPU; on a GPU a conservative 256 (asking Kokkos would need the kernel's functor).
-template <class ExecSpace>
-int max_team_size(const ExecSpace& exec) {
-  if constexpr (is_device_space_v<ExecSpace>) {
+template <class Space>
+int max_team_size(const Space& exec) {
+  if constexpr (is_device_space_v<Space>) {
     return 256;
   } else {
-    return Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max([](const auto&) {}, Kokkos::ParallelForTag());
+    return Kokkos::TeamPolicy<Space>(exec, 1, 1).team_size_max([](const auto&) {}, Kokkos::ParallelForTag());
   }
 }
 
@@ -174,13 +174,13 @@ int max_team_size(const ExecSpace& exec) {
 // code: a contiguous chunk), stores it in team scratch, and the team halves the scratch array
 // until one value is left: thread t adds in element t + half while t < width - half (any team
 // size works).
-template <class ExecSpace, class View, class Partials, class Code = CodeFor<ExecSpace>>
-void tree_partials(const ExecSpace& exec, const View& x, const Partials& partials, int team_size, Code = {}) {
-  detail::check_input<ExecSpace, View>();
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Partials::memory_space>::accessible);
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+template <class Space, class View, class Partials, class Code = CodeFor<Space>>
+void tree_partials(const Space& exec, const View& x, const Partials& partials, int team_size, Code = {}) {
+  detail::check_input<Space, View>();
+  static_assert(Kokkos::SpaceAccessibility<Space, typename Partials::memory_space>::accessible);
+  using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
-  using Scratch = Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Scratch = Kokkos::View<float*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
   const Index n = static_cast<Index>(x.extent(0));
   const int league = static_cast<int>(partials.extent(0));
@@ -237,12 +237,12 @@ void tree_partials(const ExecSpace& exec, const View& x, const Partials& partial
 }
 
 // The tree with its partials array allocated once, so that timed calls allocate nothing.
-template <class ExecSpace, class Code = CodeFor<ExecSpace>>
+template <class Space, class Code = CodeFor<Space>>
 class TreeSum {
  public:
-  using Partials = Kokkos::View<float*, typename ExecSpace::memory_space>;
+  using Partials = Kokkos::View<float*, typename Space::memory_space>;
 
-  TreeSum(const ExecSpace& exec, TreeShape shape)
+  TreeSum(const Space& exec, TreeShape shape)
       : exec_(exec),
         shape_(shape),
         partials_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::sum::partials"), shape.league),
@@ -272,7 +272,7 @@ class TreeSum {
   }
 
  private:
-  ExecSpace exec_;
+  Space exec_;
   TreeShape shape_;
   Partials partials_;
   typename Partials::HostMirror host_partials_;
