@@ -209,9 +209,7 @@ class BenchFile:
         name = row.get("run_name")
         if not isinstance(name, str):
             name = _AGGREGATE_SUFFIX.sub("", row["name"]) if aggregate else row["name"]
-        if name not in self.runs:
-            self.runs[name] = Run(name)
-        run = self.runs[name]
+        run = self.runs.setdefault(name, Run(name))
         if row.get("error_occurred"):
             run.error = str(row.get("error_message") or "error")
             return

@@ -6,6 +6,7 @@ import sys
 
 from .fmt import format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES
+from .runs import entries_of
 from .summary import cpu_runs, crossover, reference_runs, reference_spaces
 
 
@@ -126,7 +127,7 @@ def plot_run_times(runs, lines, path):
         ax.xaxis.set_major_formatter(_unit_ticks(ticker, largest))
 
     def draw(ax, line):
-        mine = [e for r in runs for e in r.entries if e.experiment == line.experiment]
+        mine = entries_of(runs, line.experiment)
         if len({e.elements for e in mine if e.usable and e.elements}) == 1:
             return bars(ax, line, mine)
         cpu_best = {}
@@ -192,7 +193,7 @@ def write_run_plots(runs, lines, out_dir):
     """[(path, title)]."""
     _matplotlib()
     os.makedirs(out_dir, exist_ok=True)
-    timed = [line for line in lines if any(e.elements for r in runs for e in r.entries if e.experiment == line.experiment)]
+    timed = [line for line in lines if any(e.elements for e in entries_of(runs, line.experiment))]
     paths = plot_run_times(runs, timed, os.path.join(out_dir, "times.png")) if timed else []
     return [(p, "Time against size, per workload and run" + (f" ({i + 1} of {len(paths)})" if len(paths) > 1 else ""))
             for i, p in enumerate(paths)]

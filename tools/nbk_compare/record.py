@@ -123,12 +123,19 @@ def start(root, preset, command, build_dir):
     return path
 
 
+def json_files(folder):
+    """A folder's JSON files but run.json, sorted; [] where there is no folder."""
+    if not os.path.isdir(folder):
+        return []
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".json") and n != RUN_FILE)
+
+
 def _program_contexts(path):
     found = {}
-    for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
-        data = _json(os.path.join(path, name)) if name.endswith(".json") and name != RUN_FILE else None
+    for file in json_files(path):
+        data = _json(file)
         if isinstance(data, dict) and isinstance(data.get("experiment"), str) and isinstance(data.get("context"), dict):
-            found[name] = data["context"]
+            found[os.path.basename(file)] = data["context"]
     return found
 
 

@@ -15,7 +15,7 @@ import markupsafe
 from . import record, summary
 from .fmt import blas_text, format_gbps, format_pct, format_ratio, format_size, format_time
 from .gbench import InputError, on_device, size_sort_key
-from .runs import RunRecord, experiment_order, open_runs
+from .runs import RunRecord, entries_of, experiment_order, open_runs
 from .summary import NOT_COMPARABLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -203,7 +203,7 @@ def _cell_text(entry):
 
 
 def experiment_comparison(doc, runs, experiment):
-    entries, several = [e for r in runs for e in r.entries if e.experiment == experiment], len(runs) > 1
+    entries, several = entries_of(runs, experiment), len(runs) > 1
     columns = list(dict.fromkeys((e.run, e.space) for e in entries))
     keys = list(dict.fromkeys((e.variant, e.size) for e in entries))
     order = {v: i for i, v in enumerate(dict.fromkeys(v for v, _ in keys))}
@@ -256,7 +256,7 @@ def experiments_section(doc, runs):
     doc.md("experiments", runs, bool(names))
     for experiment in names:
         doc.h(3, experiment)
-        if any(e.experiment == experiment for r in runs for e in r.entries):
+        if entries_of(runs, experiment):
             experiment_comparison(doc, runs, experiment)
         if notes := workload_notes(experiment):
             doc.details(f"{experiment}: notes (lib/nbk/{experiment}/notes.md)", pre=notes)

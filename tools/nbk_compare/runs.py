@@ -116,10 +116,6 @@ def check_program(path, data):
                 _check(path, f"sweeps[{i}].points[{j}].{key}", v, _NUMBER + _TEXT)
 
 
-def _json_files(folder):
-    return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".json") and n != record.RUN_FILE)
-
-
 def _kind(data):
     if isinstance(data, dict) and "benchmarks" in data:
         return "bench"
@@ -146,14 +142,14 @@ class RunRecord:
             check_context(os.path.join(path, record.RUN_FILE), context)
             self.context = context
             for folder in [path] + [os.path.join(path, name) for name in SUBFOLDERS]:
-                for p in _json_files(folder) if os.path.isdir(folder) else []:
+                for p in record.json_files(folder):
                     self.add_file(p)
         elif path is not None and not os.path.exists(path):
             raise InputError(f"{path}: no such file or run folder")
         for f in files if path is None else [] if os.path.isdir(path) else [path]:  # given files, strictly read
             if not os.path.exists(f):
                 raise InputError(f"{f}: no such file or directory")
-            for p in _json_files(f) if os.path.isdir(f) else [f]:
+            for p in record.json_files(f) if os.path.isdir(f) else [f]:
                 self.add_file(p, strict=not os.path.isdir(f))
         if not self.programs and not self.references and not self.bench and not allow_empty:
             raise InputError(f"{self.path}: {'a directory' if path and os.path.isdir(path) else 'files'} with no "
@@ -266,6 +262,10 @@ def open_compare_input(path, label=None):
             if e.reference and not e.crosses_link:
                 run.runs.setdefault(e.reference.name, e.reference)
     return run
+
+
+def entries_of(runs, experiment):
+    return [e for r in runs for e in r.entries if e.experiment == experiment]
 
 
 def experiment_order(runs):

@@ -1,10 +1,11 @@
 """Per workload across runs: the best CPU and GPU rows, NumPy's beside them, the crossovers (docs/comparing.md)."""
 import dataclasses
+import itertools
 
 from . import compare as cmpmod
 from .fmt import format_pct, format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES, size_sort_key
-from .runs import TRANSFERS, experiment_order
+from .runs import TRANSFERS, entries_of, experiment_order
 
 NOT_COMPARABLE = "not comparable"
 
@@ -68,7 +69,7 @@ def summarize(runs):
     spaces = {s: reference_runs(runs, s) for s in reference_spaces(runs)}
     lines = []
     for experiment in experiment_order(runs):
-        mine = [e for r in runs for e in r.entries if e.experiment == experiment]
+        mine = entries_of(runs, experiment)
         if not mine:
             continue
         line = Line(experiment)
@@ -110,9 +111,13 @@ def crossover(points):
     return wins_from
 
 
+def _elements(point):
+    return point.get("elements") if isinstance(point, dict) and isinstance(point.get("elements"), int) else None
+
+
 def _points(sweep, key):
-    return {p["elements"]: p.get(key) for p in sweep["points"]
-            if isinstance(p, dict) and isinstance(p.get("elements"), int) and isinstance(p.get(key), (int, float))}
+    return {_elements(p): p[key] for p in sweep["points"] if _elements(p) is not None
+            and isinstance(p.get(key), (int, float))}
 
 
 @dataclasses.dataclass
@@ -127,9 +132,6 @@ class Crossover:
 
 def crossovers(runs):
     found = {}
-
-    def at(x):
-        return x.get("elements") if isinstance(x, dict) and isinstance(x.get("elements"), int) else None
     for run in runs:
         for experiment, (_, data) in run.programs.items():
             # "sweep" in older files
@@ -139,9 +141,8 @@ def crossovers(runs):
                 c = found.setdefault((experiment, sweep.get("host_variant") or ""),
                                      Crossover(experiment, sweep.get("host_variant") or ""))
                 c.sweeps[run.label] = sweep
-                c.own[run.label] = (at(sweep.get("device_wins_from_resident")),
-                                    at(sweep.get("device_wins_from_with_transfers"))) \
-                    if sweep.get("device_space") else None
+                c.own[run.label] = tuple(_elements(sweep.get(f"device_wins_from_{k}")) for k in (
+                    "resident", "with_transfers")) if sweep.get("device_space") else None
     for c in found.values():
         for cpu in cpu_runs(runs):
             for gpu in runs:
@@ -184,9 +185,7 @@ def summary_table(runs, lines):
         for gpu in (line.resident, line.transfers):
             row += _cells(gpu, len(gpus)) + [format_ratio(line.speedup(gpu))] if gpu else ["-"] * 4
         rows.append(row)
-    starts = [0]
-    for _, subs in groups:
-        starts.append(starts[-1] + len(subs))
+    starts = [0, *itertools.accumulate(len(subs) for _, subs in groups)]
     kept = [i for i, (a, b) in enumerate(zip(starts, starts[1:])) if i == 0 or any(r[a:b] != ["-"] * (b - a)
                                                                                    for r in rows)]
     columns = [c for i in kept for c in range(starts[i], starts[i + 1])]

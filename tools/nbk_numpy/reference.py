@@ -746,7 +746,3 @@ def run(argv):
         print(f"{PROG}: verification FAILED in {', '.join(failed)}", file=sys.stderr)
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
