@@ -1,4 +1,4 @@
-"""Command lines of tools/nbk-compare and tools/nbk-report."""
+"""tools/nbk-compare's command line."""
 import argparse
 import json
 import sys
@@ -27,17 +27,12 @@ def parser():
     common.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p = Parser(prog="nbk-compare")
     sub = p.add_subparsers(dest="mode", required=True)
-    c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("files", nargs="+", metavar="INPUT",
-                   help="Google Benchmark JSON, a program's JSON or a run folder")
-    c.add_argument("--baseline", metavar="SPACE",
-                   help=f"space or column label (such as openmp@before) to compare with (default "
-                        f"{cmpmod.DEFAULT_BASELINE})")
-    c.add_argument("--label", action="append", default=[], metavar="NAME",
-                   help="label of each file, in order")
-    r = sub.add_parser("regress", prog="nbk-compare regress", parents=[common], description=REGRESS_DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION)
+    c.add_argument("files", nargs="+", metavar="INPUT", help="Google Benchmark JSON, a program's JSON or a run folder")
+    c.add_argument("--baseline", metavar="SPACE", help="space or column label (such as openmp@before) to compare "
+                   f"with (default {cmpmod.DEFAULT_BASELINE})")
+    c.add_argument("--label", action="append", default=[], metavar="NAME", help="label of each file, in order")
+    r = sub.add_parser("regress", prog="nbk-compare regress", parents=[common], description=REGRESS_DESCRIPTION)
     r.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
     r.add_argument("after", metavar="AFTER", help="JSON file or run folder")
     r.add_argument("--threshold", type=checked(float, lambda v: v >= 0, "must be 0 or more"), default=0.10,

@@ -17,7 +17,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line, exit 2."""
+    """argparse whose errors are one line, exit 2, and whose descriptions keep their lines."""
+
+    def __init__(self, **kwargs):
+        super().__init__(formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -195,7 +198,7 @@ def _status(text):
 
 
 def main(argv=None):
-    p = Parser(prog="nbk-run-record", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(prog="nbk-run-record", description=__doc__)
     sub = p.add_subparsers(dest="step", required=True)
     s = sub.add_parser("start", help="create a run folder under ROOT and print its path")
     s.add_argument("--root", required=True, help="folder of the runs (build/<preset>/runs)")

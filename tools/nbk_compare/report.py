@@ -1,5 +1,4 @@
 """tools/nbk-report: one page of one run or several side by side (docs/comparing.md)."""
-import argparse
 import datetime
 import json
 import os
@@ -313,7 +312,7 @@ git tree outside build/. Bad input: one line naming it, exit 2.
 
 
 def _parser():
-    p = record.Parser(prog="nbk-report", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = record.Parser(prog="nbk-report", description=DESCRIPTION)
     p.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or JSON files)")
     p.add_argument("--label", action="append", default=[], metavar="NAME", help="name of each RUN, in order")
     p.add_argument("--results", nargs="+", default=[], metavar="PATH", help="JSON files or folders of them, as one run")

@@ -1,5 +1,4 @@
 """tools/nbk-numpy: each workload as NumPy expresses it, rows named by the programs' matching variant."""
-import argparse
 import collections
 import dataclasses
 import datetime
@@ -650,7 +649,7 @@ _BUDGET = record.checked(float, lambda v: math.isfinite(v) and v >= 0, "must be 
 
 
 def parse_args(argv):
-    p = record.Parser(prog=PROG, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = record.Parser(prog=PROG, description=DESCRIPTION)
     p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT, help="where <experiment>.json go (build/numpy/results)")
     p.add_argument("--only", action="append", default=[], metavar="EXP[,EXP]", help="run only these experiments")
     p.add_argument("--list", action="store_true", help="list the experiments, sizes and expressions")
