@@ -40,6 +40,7 @@ namespace nbk::exp {
 
 template <class Spec, class ProblemType>
 struct ArraysSpec {
+  using Shape = ArraysShape;
   using Problem = ProblemType;
   struct Told {};
 };
@@ -151,7 +152,7 @@ ArraysCall<Spec> on_host(F call) {
 
 // Adds the table's host rows, then its other rows on every enabled space, space after space (an
 // injected bug's to e.injected_bugs).
-template <class Spec>
+template <class Spec, IfShape<Spec, ArraysShape> = 0>
 void on_every_space(Experiment& e, const std::vector<ArraysRow<Spec>>& rows) {
   for (const ArraysRow<Spec>& row : rows)
     if (row.call.host.make) e.variants.push_back(arrays_detail::host_variant(row));
