@@ -1,10 +1,15 @@
-"""Pairing benchmarks across spaces and files, and regression checks between two runs."""
+"""tools/nbk-compare: pairing benchmarks across spaces and files, and regression checks between two runs."""
+import argparse
 import collections
 import dataclasses
+import json
+import sys
 
 from . import stats
 from .fmt import MISSING, format_gbps, format_p, format_pct, format_ratio, format_size, format_time
-from .gbench import size_sort_key
+from .gbench import InputError, size_sort_key
+from .record import Parser, checked
+from .runs import choose_labels, open_compare_input, path_labels
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_BASELINE = "serial"
@@ -75,6 +80,8 @@ class Comparison:
                                       for r in self.rows if r.experiment != "probe"):
             raise UsageError("nothing to pair: " + "; ".join(f"{f.label} has {_contents(f.runs.values())}" for f in files))
 
+    cells = property(lambda self: [c for r in self.rows for c in r.cells.values()])
+
     def not_comparable(self):
         found = [(row, [_why_absent(f, row) for f in self.files
                         if f not in {c.column.file for c in row.cells.values()}]) for row in self.rows]
@@ -91,17 +98,14 @@ class Comparison:
                 cell.significant = cell.p_value < self.alpha
 
     def legend(self):
-        lines = [
-            f"baseline: {self.baseline.label}; 'vs {self.baseline.label}' = baseline time / time (>1: faster).",
-            "time: median seconds per iteration over the repetitions (else Google Benchmark's median "
-            "aggregate); spread: iqr = interquartile range / median of the repetitions, cv = stddev / mean "
-            "from the aggregates (files written with aggregates only).",
-        ]
-        if any(c.test for r in self.rows for c in r.cells.values()):
+        lines = [f"baseline: {self.baseline.label}; 'vs {self.baseline.label}' = baseline time / time (>1: faster).",
+                 "time: median seconds per iteration over the repetitions (else Google Benchmark's median "
+                 "aggregate); spread: iqr = interquartile range / median of the repetitions, cv = stddev / mean "
+                 "from the aggregates (files written with aggregates only)."]
+        if any(c.test for c in self.cells):
             lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
                          f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
-            lines += _too_few(min(len(c.run.samples) for r in self.rows for c in r.cells.values() if c.test),
-                              self.alpha, "")
+            lines += _too_few(min(len(c.run.samples) for c in self.cells if c.test), self.alpha, "")
         else:
             lines.append("no per-repetition times in the input (aggregates only or single runs): "
                          "no significance test; rerun without --benchmark_report_aggregates_only.")
@@ -146,7 +150,7 @@ def _sorted_rows(rows):
 
 
 def comparison_table(cmp):
-    kinds = {c.spread[0] for r in cmp.rows for c in r.cells.values() if c.spread[0]}
+    kinds = {c.spread[0] for c in cmp.cells if c.spread[0]}
     one_kind = kinds.pop() if len(kinds) == 1 else None
     groups = [("", ["experiment", "variant", "size"])] + [
         (c.label, ["time", one_kind or "spread", "GB/s"] + ([] if c is cmp.baseline else [f"vs {cmp.baseline.label}"]))
@@ -194,7 +198,7 @@ def render_text_table(groups, rows, blank_between=None, left=None):
 def render_comparison_text(cmp):
     out = ["files: " + ", ".join(f"{f.label} = {f.path}" for f in cmp.files), "",
            render_text_table(*comparison_table(cmp), blank_between=0), ""] + cmp.legend()
-    if errs := [f"  {c.run.name}: {c.run.error}" for r in cmp.rows for c in r.cells.values() if c.error]:
+    if errs := [f"  {c.run.name}: {c.run.error}" for c in cmp.cells if c.error]:
         out += ["errors (not comparable):"] + errs
     if lacking := cmp.not_comparable():
         out += ["not comparable ('-' in the table):"] + [f"  {row.family} {row.size_label}: {why}"
@@ -319,3 +323,61 @@ def regress_doc(reg):
 
 def _time(run):
     return None if run is None or run.error else run.time
+
+
+COMPARE_DESCRIPTION = """\
+Pair rows that differ only in the space, across spaces and runs (docs/comparing.md).
+Also: nbk-compare regress --help. Exit status: 0 done, 2 bad input (one line on stderr).
+"""
+
+REGRESS_DESCRIPTION = """\
+Check AFTER against BEFORE, paired by full name (docs/comparing.md).
+Exit status: 0 no regression, 1 some (listed last), 2 bad input.
+"""
+
+
+def parser():
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--alpha", type=checked(float, lambda v: 0 < v < 1, "must lie between 0 and 1"),
+                        default=DEFAULT_ALPHA, metavar="A",
+                        help="significance level of the U test (default %(default)s)")
+    common.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    p = Parser(prog="nbk-compare")
+    sub = p.add_subparsers(dest="mode", required=True)
+    c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION)
+    c.add_argument("files", nargs="+", metavar="INPUT", help="Google Benchmark JSON, a program's JSON or a run folder")
+    c.add_argument("--baseline", metavar="SPACE", help="space or column label (such as openmp@before) to compare "
+                   f"with (default {DEFAULT_BASELINE})")
+    c.add_argument("--label", action="append", default=[], metavar="NAME", help="label of each file, in order")
+    r = sub.add_parser("regress", prog="nbk-compare regress", parents=[common], description=REGRESS_DESCRIPTION)
+    r.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
+    r.add_argument("after", metavar="AFTER", help="JSON file or run folder")
+    r.add_argument("--threshold", type=checked(float, lambda v: v >= 0, "must be 0 or more"), default=0.10,
+                   metavar="F", help="slowdown tolerated, a fraction (default %(default)s)")
+    return p
+
+
+def open_inputs(paths, labels=()):
+    for path, label in zip(paths, choose_labels([path_labels(p) for p in paths], labels)):
+        yield open_compare_input(path, label)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser().parse_args(argv if argv[:1] in (["compare"], ["regress"]) else ["compare"] + argv)
+    try:
+        if args.mode == "regress":
+            reg = Regression(*open_inputs([args.before, args.after]), threshold=args.threshold, alpha=args.alpha)
+            text, doc, rc = render_regress_text(reg), regress_doc(reg), 1 if reg.failures else 0
+        else:
+            cmp = Comparison(list(open_inputs(args.files, args.label)), alpha=args.alpha,
+                             baseline=args.baseline or DEFAULT_BASELINE, baseline_required=bool(args.baseline))
+            text, doc, rc = render_comparison_text(cmp), comparison_doc(cmp), 0
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n" if args.json else text)
+        return rc
+    except (InputError, UsageError) as e:
+        print(f"nbk-compare{' regress' * (args.mode == 'regress')}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0

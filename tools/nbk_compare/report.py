@@ -304,24 +304,6 @@ def build(runs, out_dir, plots_wanted=True):
     return written, summary.render_text(runs, lines) if lines else ""
 
 
-DESCRIPTION = """\
-Write a report (index.md, index.html, PNG plots) of runs side by side, print its summary
-(docs/comparing.md). Without --out: RUN/report, or build/reports/<name> for a RUN in the
-git tree outside build/. Bad input: one line naming it, exit 2.
-"""
-
-
-def _parser():
-    p = record.Parser(prog="nbk-report", description=DESCRIPTION)
-    p.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or JSON files)")
-    p.add_argument("--label", action="append", default=[], metavar="NAME", help="name of each RUN, in order")
-    p.add_argument("--results", nargs="+", default=[], metavar="PATH", help="JSON files or folders of them, as one run")
-    p.add_argument("--out", metavar="DIR", help="output folder")
-    p.add_argument("--no-plots", action="store_true", help="tables only")
-    p.add_argument("--quiet", action="store_true", help="do not print the summary")
-    return p
-
-
 def default_out(folder):
     real, repo = os.path.realpath(folder), os.path.realpath(record.REPO)
     if real.startswith(repo + os.sep) and not real.startswith(os.path.join(repo, "build") + os.sep):
@@ -329,8 +311,21 @@ def default_out(folder):
     return os.path.join(folder, "report")
 
 
+DESCRIPTION = """\
+Write a report (index.md, index.html, PNG plots) of runs side by side, print its summary
+(docs/comparing.md). Without --out: RUN/report, or build/reports/<name> for a RUN in the
+git tree outside build/. Bad input: one line naming it, exit 2.
+"""
+
+
 def main(argv):
-    p = _parser()
+    p = record.Parser(prog="nbk-report", description=DESCRIPTION)
+    p.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or JSON files)")
+    p.add_argument("--label", action="append", default=[], metavar="NAME", help="name of each RUN, in order")
+    p.add_argument("--results", nargs="+", default=[], metavar="PATH", help="JSON files or folders of them, as one run")
+    p.add_argument("--out", metavar="DIR", help="output folder")
+    p.add_argument("--no-plots", action="store_true", help="tables only")
+    p.add_argument("--quiet", action="store_true", help="do not print the summary")
     args = p.parse_args(argv)
     if bool(args.runs) == bool(args.results):
         p.error("give RUN folders or --results (one of the two)")
