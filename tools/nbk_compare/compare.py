@@ -260,7 +260,7 @@ class Regression:
     def _judge(self, row):
         b, a = row.before, row.after
         if b is None or a is None:
-            row.verdict = "not comparable: only after" if b is None else "not comparable: only before"
+            row.verdict = f"not comparable: only {'after' if b is None else 'before'}"
         elif a.error or b.error:
             row.failed = bool(a.error and not b.error)
             row.verdict = f"ERROR after: {a.error}" if row.failed else "error in both" if a.error else \

@@ -130,7 +130,7 @@ class Run:
 
     @property
     def spread(self):
-        """(kind, relative value, details): 'iqr' / median of the repetitions, else 'cv' (stddev / mean)."""
+        """(kind, relative value, details): 'iqr' / median, else 'cv' (stddev / mean)."""
         if len(self.samples) >= 2:
             q1, med, q3 = (stats.quantile(self.samples, q) for q in (0.25, 0.5, 0.75))
             return "iqr", (q3 - q1) / med if med > 0 else None, {"q1_s": q1, "q3_s": q3, "min_s": min(self.samples),
@@ -155,7 +155,7 @@ class Run:
 
     @property
     def fraction(self):
-        """GB/s over the reference's; a call crossing the link: of the link, as its program measured it."""
+        """GB/s over the reference's; a call crossing the link: of the link, as its program measured."""
         if self.crosses_link:
             return self.link_fraction
         return None if self.gbps is None or self.reference is None else self.gbps / self.reference.gbps
@@ -166,8 +166,8 @@ class Run:
 
 
 def bandwidth_reference(runs, space):
-    """The one reference rule: of `runs`, the memcpy probe of `space` (else, in older files, its copy probe)
-    at its largest size; 'host' (one thread outside Kokkos) is judged on serial's."""
+    """The one reference rule: the memcpy probe of `space` (older files: its copy probe) at its largest size;
+    'host' (one thread outside Kokkos) is judged on serial's."""
     space = "serial" if space == "host" else space
     for kind in ("memcpy", "copy"):
         found = [r for r in runs if r.family == f"probe/{kind}" and r.space == space and not r.error and r.gbps]

@@ -23,7 +23,7 @@ TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE,
 # A Markdown table cell: pipes escaped, lines as <br>, never empty.
 TEMPLATES.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", "<br>") or " "
 SECTIONS = TEMPLATES.get_template("sections.md.j2").module
-# The HTML page: every value escaped but the body, whose record strings the Markdown pass escaped.
+# The HTML page: every value escaped but the body, which the Markdown pass escaped.
 PAGE = jinja2.Environment(loader=TEMPLATES.loader, autoescape=True,
                           undefined=jinja2.StrictUndefined).get_template("page.html.j2")
 
@@ -60,7 +60,7 @@ class Doc:
         return TEMPLATES.get_template("report.md.j2").render(doc=self)
 
     def html_body(self):
-        """Markdown without raw HTML (markup from a record stays text); <details> with its summary escaped."""
+        """Markdown without raw HTML (markup from a record stays text)."""
         parts, plain = [], Doc()
         for b in self.blocks + [None]:
             if b is not None and b["kind"] != "details":
@@ -77,7 +77,7 @@ class Doc:
 
 
 class _NoRawHtml(markdown.extensions.Extension):
-    """Markdown that escapes HTML as text; links and images only to relative addresses or http(s)."""
+    """HTML as text; links and images only to relative addresses or http(s)."""
 
     def extendMarkdown(self, md):
         md.preprocessors.deregister("html_block")
@@ -281,7 +281,6 @@ def build(runs, out_dir, plots_wanted=True):
     title = "Report: " + " vs ".join(r.label for r in runs)
     os.makedirs(out_dir, exist_ok=True)
     lines = summary.summarize(runs)
-    found = summary.crossovers(runs)
     doc = Doc()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     doc.md("header", title, now, runs, [f"`{p}`: {why}" for r in runs for p, why in r.skipped])
@@ -291,7 +290,7 @@ def build(runs, out_dir, plots_wanted=True):
                quiet=True)
     summary_section(doc, runs, lines)
     machine_section(doc, runs)
-    crossover_section(doc, runs, found)
+    crossover_section(doc, runs, summary.crossovers(runs))
     doc.h(2, "Plots")
     _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)

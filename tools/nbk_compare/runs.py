@@ -9,7 +9,7 @@ from . import record
 from .gbench import BenchFile, InputError, Run, bandwidth_reference, is_reference, load_json
 
 TRANSFERS = "+transfers"
-SUBFOLDERS = ("results", record.NUMPY_FOLDER)  # read as part of a run: older runs' results/, nbk-numpy's numpy/
+SUBFOLDERS = ("results", record.NUMPY_FOLDER)  # part of a run: older runs' results/, nbk-numpy's numpy/
 
 
 class InvalidRecord(InputError):
@@ -131,7 +131,7 @@ class RunRecord:
     """One run: its context, its programs' and references' (NumPy's) files by experiment, its benchmarks."""
 
     def __init__(self, path, label=None, files=(), allow_empty=False):
-        """A run folder or one JSON file (`path`), or the given files and folders of them (path None)."""
+        """A run folder or JSON file (`path`), or (path None) `files`: files and folders of them."""
         self.path = path if path is not None else ", ".join(files)
         self.programs, self.references = {}, {}  # experiment -> (path, data)
         self.bench, self.skipped, self.context, self.label = [], [], {}, label  # skipped: (path, why)
@@ -159,7 +159,7 @@ class RunRecord:
                         for e in rows_of(self, data)]
 
     def add_file(self, path, strict=False):
-        """A program result or Google Benchmark file; anything else skipped with its reason (strict: refused)."""
+        """A program result or Google Benchmark file; anything else skipped (strict: refused)."""
         try:
             data = load_json(path)
             kind = _kind(data)

@@ -14,6 +14,7 @@ import statistics
 import sys
 import tempfile
 import time
+import timeit
 
 from nbk_compare import record
 from nbk_compare.fmt import blas_text, format_time
@@ -26,6 +27,7 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"
 ONE_THREAD = "NumPy on one thread, host memory"
 ALLOCATES = ONE_THREAD + "; temporaries and {} allocated by every call"
 U32 = 2.0**-24
+RNG = "numpy.random.default_rng(seed)"
 
 
 class UsageError(Exception):
@@ -149,7 +151,7 @@ _ALL = {}
 
 
 def workload(name, title, document, rank, variants, repetitions, seeded, sizes):
-    """Registers build(np, size, seed) of fn(np, rng, *size); a variant: expression or (expression, figure)."""
+    """Registers fn(np, rng, *size) -> Problem; a variant: expression or (expression, document's figure)."""
     variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
 
     def register(fn):
@@ -237,7 +239,7 @@ def build_sum(np, rng, n):
 
         cases.append(Case(name, call, check, 4 * n, keep=lambda r, results=results: results.append(float(r)),
                           moves=ONE_THREAD + f"; pairwise sum, {accumulator} accumulator"))
-    return Problem({"element_type": "float32", "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
+    return Problem({"element_type": "float32", "distribution": f"N(0,1), {RNG} (PCG64)",
                     "exact_sum": float(exact), "sum_abs": sum_abs, "max_abs_prefix_sum": max_prefix}, cases)
 
 
@@ -266,7 +268,7 @@ def build_product(np, rng, n):
         return _verdict(error <= 1e-12, f"FAILED (relative error {error:.2e})",
                         {"log_sum": r, "log_sum_relative_error": error})
 
-    return Problem({"element_type": "float64", "distribution": "U[0,1), numpy.random.default_rng(seed) (PCG64)",
+    return Problem({"element_type": "float64", "distribution": f"U[0,1), {RNG} (PCG64)",
                     "log_sum_reference": log_sum, "underflows": underflows, "host_product": host_product,
                     "log_sum_tolerance": 1e-12},
                    [Case("prod", lambda: np.prod(x), check_prod, 8 * n),
@@ -455,7 +457,7 @@ def build_histogram(np, rng, n):
         cases.append(Case(f"private-{bins}", lambda bins=bins: np.histogram(x, bins=bins, range=(-4, 4)),
                           _equal(np, expected, "bins differ", lambda r: r[0]), 4 * n))
     return Problem({"element_type": "float32", "range": [-4, 4], "bin_counts": list(HISTOGRAM_BINS),
-                    "distribution": "N(0,1), numpy.random.default_rng(seed) (PCG64)",
+                    "distribution": f"N(0,1), {RNG} (PCG64)",
                     "edges": "linspace(-4, 4, bins + 1) rounded to float32 (np.histogram's bin type for float32 "
                              "data); the programs bin by floor((x + 4) * bins / 8) in float",
                     "right_edge": "x = 4 counts in the last bin (np.histogram); the programs drop it"}, cases)
@@ -497,7 +499,7 @@ def build_pi(np, rng, streams, per_stream):
 
     case = Case("xorshift64", count_inside, check, 0,
                 moves=ONE_THREAD + f"; PCG64 float32 uniforms in chunks of {PI_CHUNK} points",
-                extra={"generator": "numpy.random.default_rng(seed): PCG64, float32 uniforms"},
+                extra={"generator": f"{RNG}: PCG64, float32 uniforms"},
                 keep=lambda inside: estimates.append(4.0 * inside / n))
     return Problem({"streams": streams, "samples_per_stream": per_stream, "standard_error": standard_error,
                     "bound_in_standard_errors": 5.0}, [case])
@@ -525,7 +527,7 @@ def run_context(np, threads):
         "date_utc": now, "execution_spaces": [SPACE], "default_execution_space": SPACE,
         "host_concurrency": os.cpu_count(), "threads": threads, "numpy_version": np.__version__,
         "python_version": platform.python_version(), "python_executable": sys.executable, **blas_info(),
-        "random_generator": "numpy.random.default_rng(seed): PCG64", "tool": "tools/nbk-numpy",
+        "random_generator": f"{RNG}: PCG64", "tool": "tools/nbk-numpy",
         "label": "numpy",  # the run's name in the tools' tables
         **{name: os.environ.get(name, "unset") for name in ("OMP_PROC_BIND", "OMP_PLACES") + THREAD_VARIABLES}}
     umath = getattr(np.core, "_multiarray_umath", None)
@@ -539,11 +541,7 @@ def memcpy_probe(np, elements, repetitions=10):
     a, b = np.empty(elements), np.empty(elements)
     a.fill(1.5)
     b.fill(0)
-    best = math.inf
-    for _ in range(repetitions + 1):
-        t0 = time.perf_counter()
-        np.copyto(b, a)
-        best = min(best, time.perf_counter() - t0)
+    best = min(timeit.repeat(lambda: np.copyto(b, a), repeat=repetitions + 1, number=1))
     return {"memcpy": "np.copyto of float64 arrays, one thread", "memcpy_gb_per_s": 16 * elements / best * 1e-9,
             "elements_per_array": elements, "repetitions": repetitions, "verified": bool(np.array_equal(a, b))}
 
