@@ -53,17 +53,21 @@ def rows_of(run, data):
 
 
 _NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
-# The fields the tools read and their types; null is allowed.
-_ROW_FIELDS = {"variant": _TEXT, "space": _TEXT, "size": _TEXT + _INT, "elements": _INT, "status": _TEXT,
-               "check": _TEXT, "reason": _TEXT, "judged_on": _TEXT, "with_transfers": (dict,),
-               "fraction_above_100_because": (dict,),
-               **dict.fromkeys(("first_s", "best_s", "median_s", "gb_per_s", "fraction_of_memcpy",
-                                "fraction_of_kokkos_copy", "fraction_of_link"), _NUMBER)}
-_CONTEXT_FIELDS = {**dict.fromkeys(("host", "host_name", "label", "name", "preset", "git_revision", "cpu_model",
-                                    "command", "compiler", "kokkos_version", "started_utc", "finished_utc",
-                                    "date_utc", "date", "kokkos_configuration", "default_execution_space"), _TEXT),
-                   "gpus": (list,), "git_dirty": (bool,), "execution_spaces": (list, str),
-                   "kokkos_execution_spaces": (list, str), "threads": _INT}
+# The fields the tools read: a tuple of types, [an item's schema] or {key: its schema} ("*": any key); null is allowed.
+_CONTEXT = {**dict.fromkeys(("host", "host_name", "label", "name", "preset", "git_revision", "cpu_model", "command",
+                             "compiler", "kokkos_version", "started_utc", "finished_utc", "date_utc", "date",
+                             "kokkos_configuration", "default_execution_space"), _TEXT),
+            "gpus": [_TEXT], "git_dirty": (bool,), "execution_spaces": (list, str),
+            "kokkos_execution_spaces": (list, str), "threads": _INT}
+_ROW = {"variant": _TEXT, "space": _TEXT, "size": _TEXT + _INT, "elements": _INT, "status": _TEXT, "check": _TEXT,
+        "reason": _TEXT, "judged_on": _TEXT, "fraction_above_100_because": (dict,),
+        "with_transfers": dict.fromkeys(("best_s", "gb_per_s", "fraction_of_link"), _NUMBER),
+        **dict.fromkeys(("first_s", "best_s", "median_s", "gb_per_s", "fraction_of_memcpy", "fraction_of_kokkos_copy",
+                         "fraction_of_link"), _NUMBER)}
+_SWEEP = {**dict.fromkeys(("host_space", "device_space", "host_variant", "device_variant", "note"), _TEXT),
+          "points": [{"*": _NUMBER + _TEXT}]}
+_PROGRAM = {"context": _CONTEXT, "results": [_ROW], "sweeps": [_SWEEP],
+            "probes": {"*": dict.fromkeys(("memcpy_gb_per_s", "copy_gb_per_s"), _NUMBER)}}
 
 
 def _check(path, where, value, types):
@@ -76,44 +80,30 @@ def _check(path, where, value, types):
         raise InvalidRecord(f"{path}: {where}: expected a finite number >= 0, found {value}")
 
 
-def check_context(path, context, where=""):
-    _check(path, where or "the file", context, (dict,))
-    for key, types in _CONTEXT_FIELDS.items():
-        _check(path, where + key, context.get(key), types)
-    for i, g in enumerate(context.get("gpus") or []):
-        _check(path, f"{where}gpus[{i}]", g, _TEXT)
+def check(path, value, schema, where=""):
+    """Raises InvalidRecord naming the file and the first field of `value` that does not fit `schema`."""
+    if isinstance(schema, tuple):
+        return _check(path, where, value, schema)
+    _check(path, where or "the file", value, (type(schema),))
+    if isinstance(schema, list):
+        for i, item in enumerate(value or []):
+            check(path, item, schema[0], f"{where}[{i}]")
+        return
+    for key, item in (value or {}).items():
+        if key in schema or "*" in schema:
+            check(path, item, schema.get(key, schema.get("*")), f"{where}.{key}" if where else key)
 
 
 def check_program(path, data):
     if not re.fullmatch(r"\w+", data["experiment"]):
         raise InvalidRecord(f"{path}: experiment: not a name (letters, digits, _): "
                             f"{json.dumps(data['experiment'])[:40]}")
-    if data.get("context") is not None:
-        check_context(path, data["context"], "context.")
+    # "sweep" in older files
+    check(path, dict(data, sweeps=data.get("sweeps") or ([data["sweep"]] if data.get("sweep") else None)), _PROGRAM)
     for i, row in enumerate(data.get("results") or []):
-        _check(path, f"results[{i}]", row, (dict,))
-        for key, types in _ROW_FIELDS.items():
-            _check(path, f"results[{i}].{key}", row.get(key), types)
         if not re.fullmatch(r"[0-9]+(x[0-9]+)*", str(row.get("size", "0"))):
             raise InvalidRecord(f"{path}: results[{i}].size: not a size (N, AxB, AxBxC): "
                                 f"{json.dumps(row['size'])[:40]}")
-        for key in ("best_s", "gb_per_s", "fraction_of_link"):
-            _check(path, f"results[{i}].with_transfers.{key}", (row.get("with_transfers") or {}).get(key), _NUMBER)
-    _check(path, "probes", data.get("probes"), (dict,))
-    for space, probe in (data.get("probes") or {}).items():
-        _check(path, f"probes.{space}", probe, (dict,))
-        for key, v in probe.items():
-            _check(path, f"probes.{space}.{key}", v, _NUMBER if key.endswith("_per_s") else (object,))
-    _check(path, "sweeps", data.get("sweeps"), (list,))
-    for i, sweep in enumerate(data.get("sweeps") or ([data["sweep"]] if data.get("sweep") else [])):
-        _check(path, f"sweeps[{i}]", sweep, (dict,))
-        for key in ("host_space", "device_space", "host_variant", "device_variant", "note"):
-            _check(path, f"sweeps[{i}].{key}", sweep.get(key), _TEXT)
-        _check(path, f"sweeps[{i}].points", sweep.get("points"), (list,))
-        for j, point in enumerate(sweep.get("points") or []):
-            _check(path, f"sweeps[{i}].points[{j}]", point, (dict,))
-            for key, v in point.items():
-                _check(path, f"sweeps[{i}].points[{j}].{key}", v, _NUMBER + _TEXT)
 
 
 def _kind(data):
@@ -139,7 +129,7 @@ class RunRecord:
             context = record.read_context(path)
             if context is None:
                 raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
-            check_context(os.path.join(path, record.RUN_FILE), context)
+            check(os.path.join(path, record.RUN_FILE), context, _CONTEXT)
             self.context = context
             for folder in [path] + [os.path.join(path, name) for name in SUBFOLDERS]:
                 for p in record.json_files(folder):
