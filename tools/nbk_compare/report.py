@@ -104,9 +104,13 @@ def _spaces_text(v):
     return ", ".join(map(str, v)) if isinstance(v, list) else v
 
 
+def _device_info(run, key):
+    found = run.programs.get("device_info", (None, {}))[1].get(key)
+    return found if isinstance(found, dict) else {}
+
+
 def _gpus(run):
-    info = run.programs.get("device_info", (None, {}))[1]
-    cuda = info.get("cuda") if isinstance(info.get("cuda"), dict) else {}
+    cuda = _device_info(run, "cuda")
     devices = cuda.get("devices") if isinstance(cuda.get("devices"), list) else []
     found = [", ".join([str(d.get("name", "?"))] + [text for text, present in (
         (f"compute capability {d.get('compute_capability')}", d.get("compute_capability")),
@@ -126,8 +130,7 @@ def _gpus(run):
 
 def machine_facts(run):
     v = run.value
-    host = run.programs.get("device_info", (None, {}))[1].get("host")
-    host = host if isinstance(host, dict) else {}
+    host = _device_info(run, "host")
     memory = host.get("memory_total_bytes")
     dates = sorted({str(c.get(k)) for _, c in run.contexts() for k in ("started_utc", "date_utc", "date") if c.get(k)})
     rev = v("git_revision") or next((c[k] for _, c in run.contexts() for k in c

@@ -73,12 +73,8 @@ class Case:
         return self.check(self.last)
 
 
-@dataclasses.dataclass
-class Problem:
-    facts: dict  # the JSON "problems" entry less size, elements and seed
-    cases: list
-    note: str = None  # why the size run (size) differs from the one asked for
-    size: tuple = None
+# facts: the JSON "problems" entry less size, elements and seed; note: why the size run differs from the one asked
+Problem = collections.namedtuple("Problem", "facts cases note size", defaults=(None, None))
 
 
 def parse_size(text, rank, where):
