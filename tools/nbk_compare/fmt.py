@@ -2,6 +2,7 @@
 import re
 
 MISSING = "-"
+UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 
 
 def is_int(text):
@@ -12,7 +13,7 @@ def format_time(seconds, spec="#.4g"):
     """'1.234 ms' ('#.4g': four digits; 'g' for an axis' whole decades: '1 ms')."""
     if seconds is None:
         return MISSING
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+    for unit, scale in UNITS:
         if abs(seconds) >= scale * (1 - 1e-9) or unit == "ns":
             return f"{seconds / scale:{spec}}".rstrip(".") + f" {unit}"
 

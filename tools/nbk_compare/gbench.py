@@ -181,8 +181,6 @@ def _median(values):
 
 
 class BenchFile:
-    """A validated Google Benchmark JSON file."""
-
     def __init__(self, path, label=None):
         self.path, self.label = path, label
         data = load_json(path)

@@ -4,7 +4,7 @@ import os
 import struct
 import sys
 
-from .fmt import format_ratio, format_size, format_time
+from .fmt import UNITS, format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES
 from .runs import entries_of
 from .summary import cpu_runs, crossover, reference_runs, reference_spaces
@@ -61,7 +61,7 @@ def _style_time_axes(ax, ticker, title):
 
 
 def _unit_ticks(ticker, largest):
-    unit, scale = next(((u, s) for u, s in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)) if largest >= s), ("ns", 1e-9))
+    unit, scale = next((u, s) for u, s in UNITS if largest >= s or u == "ns")
     return ticker.FuncFormatter(lambda v, _: f"{v / scale:g} {unit}")
 
 
