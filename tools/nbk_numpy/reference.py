@@ -36,14 +36,7 @@ class UsageError(Exception):
 
 Variant = collections.namedtuple("Variant", "name expression document", defaults=("",))
 Workload = collections.namedtuple("Workload", "name title document rank variants build repetitions seeded sizes")
-
-
-@dataclasses.dataclass
-class Verdict:
-    ok: bool
-    summary: str
-    details: dict = dataclasses.field(default_factory=dict)
-    checked: bool = True
+Verdict = collections.namedtuple("Verdict", "ok summary details checked", defaults=(True,))
 
 
 def _verdict(ok, failure, details):
@@ -307,7 +300,7 @@ def build_sin_exp(np, rng, n):
             check = _close(np, ref, 16, float(np.finfo(t).eps) / 2, float(np.finfo(t).tiny))
         else:
             def check(_):
-                return Verdict(True, "unchecked (no long double wider than float64 here)", checked=False)
+                return Verdict(True, "unchecked (no long double wider than float64 here)", {}, False)
         cases.append(Case(name, lambda x=x, y=y: np.sin(x) * np.exp(y), check, 3 * n * np.dtype(t).itemsize,
                           moves=ALLOCATES.format("z")))
     return Problem({"x": "linspace(0, 2 pi, n)", "y": 10.0}, cases)
