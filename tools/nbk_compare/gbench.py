@@ -113,9 +113,8 @@ class Run:
         return next((v for v in (value(self.aggregates[n]) for n in ("median", "mean") if n in self.aggregates)
                      if v is not None), None)
 
-    @property
-    def time(self):
-        return _median(self.samples) if self.samples else self._of_aggregates(_seconds)
+    time = property(lambda self: _median(self.samples) if self.samples else self._of_aggregates(_seconds))
+    gbps = property(lambda self: _median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps))
 
     @property
     def time_source(self):
@@ -141,17 +140,10 @@ class Run:
         sd, mean = (_seconds(self.aggregates[n]) if n in self.aggregates else None for n in ("stddev", "mean"))
         return ("cv", sd / mean, {"stddev_s": sd}) if sd is not None and mean else (None, None, {})
 
-    @property
-    def gbps(self):
-        return _median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps)
-
     on_device = property(lambda self: on_device(self.space))
     is_reference = property(lambda self: is_reference(self.space))
     usable = property(lambda self: self.error is None and self.time is not None)
-
-    @property
-    def cpu_variant(self):
-        return not self.on_device and not self.is_reference and not self.crosses_link
+    cpu_variant = property(lambda self: not self.on_device and not self.is_reference and not self.crosses_link)
 
     @property
     def fraction(self):
@@ -220,6 +212,4 @@ class BenchFile:
             if (g := _gbps(row)) is not None:
                 run.gbps_samples.append(g)
 
-    @property
-    def spaces(self):
-        return list(dict.fromkeys(run.space for run in self.runs.values()))
+    spaces = property(lambda self: list(dict.fromkeys(run.space for run in self.runs.values())))
