@@ -130,14 +130,10 @@ def plot_run_times(runs, lines, path):
         mine = entries_of(runs, line.experiment)
         if len({e.elements for e in mine if e.usable and e.elements}) == 1:
             return bars(ax, line, mine)
-        cpu_best = {}
         for i, (label, style, marker, pick) in enumerate(curves):
-            xy = _curves_by_size(mine, pick)
-            if xy:
+            if xy := _curves_by_size(mine, pick):
                 ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=f"C{i % 10}", label=label)
-            if label.startswith("CPU"):
-                for n, t in xy:
-                    cpu_best[n] = min(cpu_best.get(n, t), t)
+        cpu_best = dict(_curves_by_size(mine, lambda e: e.run in cpus and e.cpu_variant))
         for r in gpus:
             gpu = dict(_curves_by_size(mine, lambda e, r=r: e.run is r and e.on_device and not e.crosses_link))
             at = crossover([(n, cpu_best.get(n), t) for n, t in gpu.items()]) if len(gpu) > 1 else None
