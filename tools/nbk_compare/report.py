@@ -11,7 +11,7 @@ import markdown.extensions
 import markdown.treeprocessors
 import markupsafe
 
-from . import record, summary
+from . import compare, record, summary
 from .fmt import blas_text, format_gbps, format_pct, format_ratio, format_size, format_time
 from .gbench import InputError, on_device, size_sort_key
 from .runs import RunRecord, entries_of, experiment_order, open_runs
@@ -49,7 +49,8 @@ class Doc:
         self._add("table", headers=headers, rows=rows, right=set(right))
 
     def md(self, section, *args):
-        self._add("md", text=re.sub(r"\n{3,}", "\n\n", str(getattr(SECTIONS, section)(*args))).strip())
+        if text := re.sub(r"\n{3,}", "\n\n", str(getattr(SECTIONS, section)(*args))).strip():
+            self._add("md", text=text)
 
     def details(self, summary, pre):
         sub = Doc()
@@ -176,7 +177,7 @@ def summary_section(doc, runs, lines):
     headers = [f"{g}: {h}" if g else h for g, subs in groups for h in subs]
     left = summary.text_columns(groups)
     doc.md("summary", runs, headers, rows, [i for i in range(len(headers)) if i not in left],
-           summary.legend(runs, lines) if lines else [])
+           summary.legend(runs, lines) if lines else None)
 
 
 def crossover_section(doc, runs, found):
@@ -212,7 +213,7 @@ def experiment_comparison(doc, runs, experiment):
     keys.sort(key=lambda k: (order[k[0]], size_sort_key(k[1])))
     cells = {(e.variant, e.size, e.run.label, e.space): e for e in entries}
     cpus = summary.cpu_runs(runs)
-    best_cpu = {size: summary._best(e for e in entries if e.size == size and e.cpu_variant and e.run in cpus)
+    best_cpu = {size: summary.best(e for e in entries if e.size == size and e.cpu_variant and e.run in cpus)
                 for _, size in keys}
 
     def name(run, space):
@@ -227,20 +228,12 @@ def experiment_comparison(doc, runs, experiment):
     rows = [[variant, format_size(size)] + [v for run, space in columns for v in values(
         run, space, cells.get((variant, size, run.label, space)), best_cpu.get(size))] for variant, size in keys]
     doc.table(headers, rows, right=range(2, len(headers)))
-    refs = {f"{e.reference.variant} {e.reference.space}@{e.run.label}": e.reference.gbps for e in entries if e.reference}
-    notes = ["Each % is of its own run's probe of that space: " + "; ".join(
-        f"{k} {format_gbps(v)} GB/s" for k, v in refs.items()) + "; transfers rows: of the link."] \
-        if refs else []
+    refs = {f"{e.reference.variant} {e.reference.space}@{e.run.label}": format_gbps(e.reference.gbps)
+            for e in entries if e.reference}
     best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {format_time(b.time)}"
-            for s, b in best_cpu.items() if b]
-    if best and any(on_device(space) for _, space in columns):
-        notes.append("vs best CPU = the fastest of the programs' CPU rows at that size in "
-                     + ", ".join(r.label for r in cpus) + " / this time (" + "; ".join(best) + ").")
-    if missing := [r.label for r in runs if not r.files_of(experiment)]:
-        notes.append(f"Not run in {', '.join(missing)}.")
-    if several:
-        notes.append("`-`: not measured in that run at that size (a variant or size the other runs lack).")
-    doc.items(notes)
+            for s, b in best_cpu.items() if b] if any(on_device(space) for _, space in columns) else []
+    doc.md("experiment_notes", refs, best, [r.label for r in cpus],
+           [r.label for r in runs if not r.files_of(experiment)], several)
 
 
 def workload_notes(experiment):
@@ -303,7 +296,13 @@ def build(runs, out_dir, plots_wanted=True):
     for path, text in zip(written, (doc.markdown(), page)):
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-    return written, summary.render_text(runs, lines) if lines else ""
+    return written, summary_text(runs, lines) if lines else ""
+
+
+def summary_text(runs, lines):
+    groups, rows = summary.summary_table(runs, lines)
+    return compare.render_text_table(groups, rows, left=summary.text_columns(groups)) + "\n" \
+        + SECTIONS.legend(summary.legend(runs, lines), "") + "\n"
 
 
 def default_out(folder):

@@ -2,7 +2,6 @@
 import dataclasses
 import itertools
 
-from . import compare as cmpmod
 from .fmt import format_pct, format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES, size_sort_key
 from .runs import TRANSFERS, entries_of, experiment_order
@@ -30,7 +29,7 @@ def machine(run):
     return run.value("host", "host_name") or run.path
 
 
-def _best(entries):
+def best(entries):
     return min((e for e in entries if e.usable), key=lambda e: e.time, default=None)
 
 
@@ -83,12 +82,12 @@ def summarize(runs):
             {e.size for e in cpu + gpu + refs}
         line.size = max(sizes, key=size_sort_key) if sizes else ""
         at = [e for e in cpu + gpu + refs if e.size == line.size]
-        line.cpu = _best(e for e in at if e.cpu_variant)
-        line.resident = _best(e for e in at if e.on_device and not e.crosses_link)
-        line.transfers = _best(e for e in at if e.on_device and e.crosses_link)
+        line.cpu = best(e for e in at if e.cpu_variant)
+        line.resident = best(e for e in at if e.on_device and not e.crosses_link)
+        line.transfers = best(e for e in at if e.on_device and e.crosses_link)
         for space in spaces:  # the best CPU variant's variant, else the fastest
             mine = [e for e in at if e.space == space and e.usable]
-            line.references[space] = _best([e for e in mine if line.cpu and e.variant == line.cpu.variant] or mine)
+            line.references[space] = best([e for e in mine if line.cpu and e.variant == line.cpu.variant] or mine)
             measured = {e.size for e in refs if e.space == space and e.usable}
             if line.references[space] is None and measured:
                 line.notes.append(f"{REFERENCE_SPACES[space]} not at {format_size(line.size)} "
@@ -197,37 +196,17 @@ def text_columns(groups):
 
 
 def legend(runs, lines):
-    cpus = cpu_runs(runs)
-    out = [("speed-up = best CPU time / GPU time (>1: the GPU is faster), at the size shown: the largest measured "
-            "on both." if any(r.has_device for r in runs) else "size: the largest each workload was measured at.")
-           + f" CPU: {', '.join(r.label for r in cpus)}"
-           + ("" if any(_cpu_run(r) for r in runs)
-              else " (no run of the programs on a CPU alone: CPU rows of every run)")
-           + f"; GPU: {', '.join(r.label for r in runs if r.has_device) or 'no run with a device'}.",
-           "% ref: GB/s as a share of the same run's memcpy probe of that space (copy: its Kokkos copy probe, "
-           "in records without memcpy); % link: of the host-device link the program measured."]
-    for space in reference_spaces(runs):
-        apart = [line.experiment for line in lines if line.cpu and line.references.get(space)
-                 and line.cpu_speedup(space) is None]
-        out.append(f"{reference_label(runs, space)}: a reference beside the programs, never their best CPU: its row "
-                   "of the best CPU variant's variant at that size (else its fastest there); CPU speed-up = its time / "
-                   "the best CPU variant's (>1: ours is faster), only where both ran on one machine. From "
-                   f"{', '.join(r.label for r in reference_runs(runs, space))}."
-                   + (f" Another machine than the best CPU row's, so no speed-up: {', '.join(apart)}." if apart else ""))
-    for line in lines:
-        for entry in (line.cpu, line.resident):
-            if entry and (entry.fraction or 0) > 1 and entry.fraction_of != "link":
-                why = entry.above_because.get(entry.fraction_of) or "no reason given by its program"
-                out.append(f"% ref above 100%, {line.experiment} {entry.variant} {entry.space}: {why}")
-    if over := [f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
-                if line.transfers and (line.transfers.fraction or 0) > 1]:
-        out.append(f"% link above 100% ({', '.join(over)}): % link is the time the reads take up and the writes "
-                   "back at the pageable copy rates the program measured, one after the other, over the call's time; "
-                   "these calls beat that bound (their copies overlap, or run faster than pageable ones).")
-    return out + [f"{line.experiment}: {note}" for line in lines for note in line.notes]
-
-
-def render_text(runs, lines):
-    groups, rows = summary_table(runs, lines)
-    return cmpmod.render_text_table(groups, rows, left=text_columns(groups)) + "\n" + "\n".join(legend(runs, lines)) \
-        + "\n"
+    """What the notes under the summary's table state (templates/sections.md.j2 says it)."""
+    def apart(space):
+        return [line.experiment for line in lines if line.cpu and line.references.get(space)
+                and line.cpu_speedup(space) is None]
+    return dict(
+        device=any(r.has_device for r in runs), cpus=[r.label for r in cpu_runs(runs)],
+        cpu_alone=any(_cpu_run(r) for r in runs), gpus=[r.label for r in runs if r.has_device],
+        references=[(reference_label(runs, space), [r.label for r in reference_runs(runs, space)], apart(space))
+                    for space in reference_spaces(runs)],
+        above=[(line.experiment, e.variant, e.space, e.above_because.get(e.fraction_of)) for line in lines
+               for e in (line.cpu, line.resident) if e and (e.fraction or 0) > 1 and e.fraction_of != "link"],
+        over=[f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
+              if line.transfers and (line.transfers.fraction or 0) > 1],
+        notes=[f"{line.experiment}: {note}" for line in lines for note in line.notes])
