@@ -137,28 +137,32 @@ def _fits(n, element_bytes):
 
 
 _ALL = {}
+# each workload's title, document, rank, repetitions, sizes and its variants' expressions (a variant:
+# expression or [expression, document's figure])
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "workloads.json"), encoding="utf-8") as _f:
+    TABLE = json.load(_f)
 
 
-def workload(name, title, document, rank, variants, repetitions, seeded, sizes):
-    """Registers fn(np, rng, *size) -> Problem; a variant: expression or (expression, document's figure)."""
-    variants = [Variant(v, *(e if isinstance(e, tuple) else (e,))) for v, e in variants.items()]
+def workload(name):
+    """Registers fn(np, rng, *size) -> Problem as TABLE[name]."""
+    t = TABLE[name]
+    variants = [Variant(v, *(e if isinstance(e, list) else (e,))) for v, e in t["variants"].items()]
 
     def register(fn):
         def build(np, size, seed):
             problem = fn(np, np.random.default_rng(seed), *size)
             for case in problem.cases:  # a builder names its cases' variants
                 case.variant = next(v for v in variants if v.name == case.variant)
-            if seeded:
+            if t["seeded"]:
                 problem.facts["seed"] = seed
             return problem
-        _ALL[name] = Workload(name, title, document, rank, variants, build, repetitions, seeded,
-                              [parse_size(t, rank, name) for t in sizes.split()])
+        _ALL[name] = Workload(name, t["title"], t["document"], t["rank"], variants, build, t["repetitions"],
+                              t["seeded"], [parse_size(size, t["rank"], name) for size in t["sizes"].split()])
         return fn
     return register
 
 
-@workload("add_one", "add one to every element of an int32 array in place", "seed 000", 1,
-          {"resident": "np.add(x, 1, out=x)  (x += 1)"}, 1, False, "2^31")
+@workload("add_one")
 def build_add_one(np, rng, asked):
     n = asked
     while n > 1 and not _fits(n, 4):
@@ -204,9 +208,7 @@ def sum_tolerance(n, sum_abs, max_prefix, u, lam=6.0):
     return min(worst, lam * u * math.sqrt(k) * min(2 * max_prefix, sum_abs) * (1 + 1e-12))
 
 
-@workload("sum", "sum of float32 N(0,1) samples", "seed 001", 1,
-          {"builtin": ("np.sum(x)", "np.sum on the CPU: 215.4 ms"), "accurate": "np.sum(x, dtype=np.float64)"},
-          5, True, "134217571")
+@workload("sum")
 def build_sum(np, rng, n):
     x = rng.standard_normal(n, dtype=np.float32)
     exact, sum_abs, max_prefix = _sum_scale(np, x)
@@ -232,8 +234,7 @@ def build_sum(np, rng, n):
                     "exact_sum": float(exact), "sum_abs": sum_abs, "max_abs_prefix_sum": max_prefix}, cases)
 
 
-@workload("product", "the product of float64 uniforms, and the sum of their logarithms", "seed 004", 1,
-          {"prod": ("np.prod(x)", "np.prod (no figure)"), "log-sum": "np.sum(np.log(x))"}, 5, True, "4000000")
+@workload("product")
 def build_product(np, rng, n):
     x = rng.random(n)
     values = x.tolist()
@@ -271,8 +272,7 @@ def _binary_f32(np, rng, size, ufunc, expected):
     return Problem({"element_type": "float32", "shape": list(size)}, [case])
 
 
-@workload("maximum", "element-wise maximum of two float32 3-D arrays", "seed 002", 3,
-          {"mdrange-auto": "np.maximum(a, b, out=c)"}, 5, True, "32x32x32 128x128x128 256x256x256")
+@workload("maximum")
 def build_maximum(np, rng, *size):
     problem = _binary_f32(np, rng, size, np.maximum, lambda a, b: np.where(a >= b, a, b))
     if size == (32, 32, 32):
@@ -280,16 +280,13 @@ def build_maximum(np, rng, *size):
     return problem
 
 
-@workload("mat_add", "C = A + B over float32 matrices", "seed 003 (CUDA C guide)", 2,
-          {"mdrange-auto": "np.add(a, b, out=c)"}, 5, True, "4096x4096")
+@workload("mat_add")
 def build_mat_add(np, rng, *size):
     return _binary_f32(np, rng, size, np.add,
                        lambda a, b: (a.astype(np.float64) + b.astype(np.float64)).astype(np.float32))
 
 
-@workload("sin_exp", "z = sin(x) * exp(y) in float32 and float64", "seed 004", 1,
-          {"f32": "np.sin(x) * np.exp(y)", "f64": ("np.sin(x) * np.exp(y)", "np.sin(x) * np.exp(y): 47.1 ms")},
-          5, False, "1000000")
+@workload("sin_exp")
 def build_sin_exp(np, rng, n):
     x64, y64 = np.linspace(0, 2 * math.pi, n), np.full(n, 10.0)
     cases, ld = [], _wide(np)
@@ -306,8 +303,7 @@ def build_sin_exp(np, rng, n):
     return Problem({"x": "linspace(0, 2 pi, n)", "y": 10.0}, cases)
 
 
-@workload("hypot", "hypot(x, y) over float32 pairs from 2^-100 to 2^100", "seed 003", 1,
-          {"scaled": "np.hypot(x, y, out=h)"}, 5, True, "1000000")
+@workload("hypot")
 def build_hypot(np, rng, n):
     u4 = rng.random((4, n))
 
@@ -324,8 +320,7 @@ def build_hypot(np, rng, n):
                    [Case("scaled", lambda: np.hypot(x, y, out=h), _close(np, reference, 8), 12 * n)])
 
 
-@workload("gaussian", "the normal density at float32 x = U(-3, 3)", "seed 003", 1,
-          {"pdf": "np.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI), all float32"}, 5, True, "1000000")
+@workload("gaussian")
 def build_gaussian(np, rng, n):
     x = (3.0 * (2 * rng.random(n) - 1)).astype(np.float32)
     mean, sigma, sqrt_2pi = np.float32(0), np.float32(1), np.float32(2.5066282746310002)
@@ -336,9 +331,7 @@ def build_gaussian(np, rng, n):
     return Problem({"element_type": "float32", "mean": 0.0, "sigma": 1.0, "x": "uniform(-3, 3)"}, [case])
 
 
-@workload("polar", "the distance of two points in polar coordinates, float32", "seed 003", 1,
-          {"distance": "dx = rho1 * np.cos(theta1) - rho2 * np.cos(theta2); dy = (the same with np.sin); "
-                       "np.sqrt(dx * dx + dy * dy)"}, 5, True, "1000000")
+@workload("polar")
 def build_polar(np, rng, n):
     u4 = rng.random((4, n))
     rho1, rho2 = u4[0].astype(np.float32), u4[2].astype(np.float32)
@@ -357,9 +350,7 @@ def build_polar(np, rng, n):
                          moves=ALLOCATES.format("d"))])
 
 
-@workload("add", "out = x + y in int64 and float32", "seed 003", 1,
-          {"i64": "np.add(x, y, out=out), int64", "i64-new": "x + y, int64",
-           "f32": "np.add(x, y, out=out), float32", "f32-new": "x + y, float32"}, 5, False, "4 16 100000 16777216")
+@workload("add")
 def build_add(np, rng, n):
     x64, x32 = np.arange(n, dtype=np.int64), np.arange(n).astype(np.float32)
     cases = []
@@ -373,9 +364,7 @@ def build_add(np, rng, n):
     return Problem({"x": "arange(n)", "y": "2 x"}, cases)
 
 
-@workload("row_sum", "row sums of int32 (in int64) and float32 matrices", "seed 004", 2,
-          {"team-int32": "x.sum(axis=1, dtype=np.int64)", "team-float32": "x.sum(axis=1)  (float32 accumulator)"},
-          5, True, "1000x1000 16384x4096")
+@workload("row_sum")
 def build_row_sum(np, rng, rows, columns):
     ints = rng.integers(-2**31, 2**31, size=(rows, columns), dtype=np.int32)
     floats = rng.random((rows, columns), dtype=np.float32)
@@ -390,9 +379,7 @@ def build_row_sum(np, rng, rows, columns):
                          floats.size * 4 + rows * 4)])
 
 
-@workload("l2_norm", "Euclidean norms of float32 rows", "seed 003", 2,
-          {"double-acc": "a64 = a.astype(np.float64); np.sqrt((a64 * a64).sum(axis=1)).astype(np.float32)",
-           "float-acc": "np.sqrt((a * a).sum(axis=1))"}, 5, True, "10x2 1000000x3")
+@workload("l2_norm")
 def build_l2_norm(np, rng, rows, columns):
     if columns == 2:
         t = -math.pi + 2 * math.pi * rng.random(rows)
@@ -413,8 +400,7 @@ def build_l2_norm(np, rng, rows, columns):
                          traffic, flops=2 * a.size)])
 
 
-@workload("matmul", "C = A B over float32 matrices", "seed 003", 3,
-          {"tiled": "np.matmul(a, b, out=c)  (a @ b: BLAS sgemm)"}, 5, True, "1024x1024x1024")
+@workload("matmul")
 def build_matmul(np, rng, m, n, p):
     a, b = rng.standard_normal((m, n), dtype=np.float32), rng.standard_normal((n, p), dtype=np.float32)
     c = np.full((m, p), np.nan, np.float32)
@@ -429,11 +415,10 @@ def build_matmul(np, rng, m, n, p):
     return Problem({"element_type": "float32", "m": m, "n": n, "p": p}, [case])
 
 
-HISTOGRAM_BINS = (1, 16, 100, 4096)
+HISTOGRAM_BINS = tuple(int(v.split("-")[1]) for v in TABLE["histogram"]["variants"])  # private-<bins>
 
 
-@workload("histogram", "histograms of float32 N(0, 1) samples in 1 to 4096 bins over [-4, 4)", "seed 003", 1,
-          {f"private-{b}": f"np.histogram(x, bins={b}, range=(-4, 4))" for b in HISTOGRAM_BINS}, 5, True, "10000000")
+@workload("histogram")
 def build_histogram(np, rng, n):
     x = rng.standard_normal(n, dtype=np.float32)
     inside = x[(x >= -4) & (x <= 4)]
@@ -452,12 +437,10 @@ def build_histogram(np, rng, n):
                     "right_edge": "x = 4 counts in the last bin (np.histogram); the programs drop it"}, cases)
 
 
-PI_CHUNK = 1 << 20  # points drawn at a time
+PI_CHUNK = 1 << 20  # points drawn at a time, as pi's expression in workloads.json says
 
 
-@workload("pi", "Monte-Carlo pi, points in the unit quarter-disc", "seed 003", 2,
-          {"xorshift64": f"rng.random(2 m, dtype=np.float32) in chunks of m = {PI_CHUNK} points; "
-                         "np.count_nonzero(x * x + y * y <= 1)"}, 3, True, "1536x10000 131072x8192")
+@workload("pi")
 def build_pi(np, rng, streams, per_stream):
     n = streams * per_stream
     chunk = min(n, PI_CHUNK)
