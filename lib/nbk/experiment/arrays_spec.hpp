@@ -1,25 +1,34 @@
 #pragma once
-// Workloads whose calls write an array (the row sums, the l2 norm, the histogram), stated as a
-// spec and a table of rows, as scalar reductions are (scalar_spec.hpp). A workload writes one
-// struct Spec deriving from ArraysSpec<Spec, Problem> with
+// Workloads whose calls write an array (the row sums, the l2 norm, the histogram, the matrix
+// product, add-one's array), stated as a spec and a table of rows, as scalar reductions are
+// (scalar_spec.hpp). A workload writes one struct Spec deriving from ArraysSpec<Spec, Problem> with
 //   label                  the prefix of its arrays' labels ("nbk::<workload>")
 //   inputs_moved, output_moved  what a call with transfers copies in and out, in words
 //   Told                   what a row tells its data and the judge besides the Problem (a bin
 //                          count, an accumulator, ...)
 //   judge(p, row, out)     the one judge hook: the verdict on the output, a host array (the
 //                          space's output read back, or the host row's own)
-// and its data templates: a Data<Space> is what a row's calls work on in Space's memory, made
-// from (Problem, row) with the case (never timed): `out`, the output the calls write (allocated
-// by the workload, since its shape is the workload's), static inputs(p), the Problem's host arrays
-// copied in, and static footprint(s, told), what the row's case holds. A host row's data is the
-// same without the inputs: `out`, a host array, and footprint(s, told).
+// and optionally first_call (what a row's first call on a device pays), timed_with_transfers
+// (whether a device row is also timed with its copies) and has_vendor<Space> (the spaces of
+// Where::vendor_spaces), and its data templates: a Data<Space> is what a row's calls work on in
+// Space's memory, made from (Problem, row) with the case (never timed): `out`, the output the calls
+// write (allocated by the workload, since its shape is the workload's), static inputs(p), the
+// Problem's host arrays copied in, and static footprint(s, told), what the row's case holds. A
+// host row's data is the same without the inputs: `out`, a host array, and footprint(s, told).
 // The statement then lists its variants as one table of ArraysRow<Spec> (a workload's Row): a
 // name, the call (on_spaces<Spec, Data>(f): f(exec, in, data) on every space, `in` the inputs in
-// the space's memory; on_host<Spec, HostData>(f): f(problem, data), one host thread), what the
-// data and the judge are told, the host row its speed-up is taken against (the row itself), what a
-// host row's call moves, its traffic where it differs from the experiment's, and whether it is an
-// injected bug (Experiment::injected_bugs); on_every_space(e, rows) adds the host rows, then every
-// other row space after space. The cases are ArraysCase and HostLoopCase (arrays_case.hpp).
+// the space's memory; on_spaces<Spec, Data, Where::...>(f): only where that holds, the call made
+// nowhere else (a vendor library's, a device's transfers); cases_on<Spec, CaseOn>(args...): the
+// workload's own case, CaseOn<Space>(n, args...) for n elements; on_host<Spec, HostData>(f):
+// f(problem, data), one host thread), what the data and the judge are told, the host row its
+// speed-up is taken against (the row itself), what a call moves where Spec's words do not say it,
+// its traffic where it differs from the experiment's, whether it is an injected bug
+// (Experiment::injected_bugs), and, by setters so that a row still reads name first: where it
+// runs (Where: across_ranks splits it over the ranks as "ranks-<name>"), the documents' name
+// and figure for it, whether its call crosses the host-device link, why it cannot reach memcpy
+// and whose probes judge it. on_every_space(e, rows) adds the host rows listed before the last
+// space row, then the space rows space after space, then the host rows listed after them. The
+// cases are ArraysCase and HostLoopCase (arrays_case.hpp), or the workload's own.
 #include <Kokkos_Core.hpp>
 
 #include <array>
@@ -27,23 +36,53 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "nbk/core/spaces.hpp"
+#include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/arrays_case.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/where.hpp"
 
 namespace nbk::exp {
 
 template <class Spec, class ProblemType>
 struct ArraysSpec {
-  using Shape = ArraysShape;
+  using SpecShape = ArraysShape;
   using Problem = ProblemType;
   struct Told {};
+  static constexpr const char* inputs_moved = "";
+  static constexpr const char* output_moved = "";
+  static constexpr const char* first_call = "module load";
+  static constexpr bool timed_with_transfers = true;
+  template <class Space>
+  static constexpr bool has_vendor = false;
 };
+
+// A row's words where they may differ by space: the same on every space, {on a host space, on a
+// device}, or only_on(space, words) (none elsewhere).
+struct Words {
+  Words() = default;
+  Words(const char* every) : host(every), device(every) {}  // NOLINT: implicit, a table's "..."
+  Words(std::string every) : host(every), device(std::move(every)) {}  // NOLINT: as above
+  Words(std::string on_host, std::string on_device) : host(std::move(on_host)), device(std::move(on_device)) {}
+  bool empty() const { return host.empty() && device.empty(); }
+  std::string on(std::string_view space, bool is_device) const {
+    return !only.empty() && only != space ? "" : is_device ? device : host;
+  }
+  std::string host, device;
+  std::string only = {};  // a space's name: the words hold there only
+};
+
+inline Words only_on(std::string space, std::string words) {
+  Words w(std::move(words));
+  w.only = std::move(space);
+  return w;
+}
 
 template <class Spec>
 struct ArraysRow;
@@ -52,14 +91,15 @@ struct ArraysRow;
 // host thread.
 template <class Spec>
 struct ArraysCall {
-  using Make = std::function<std::unique_ptr<Case>(const typename Spec::Problem&, const ArraysRow<Spec>&)>;
+  using Make =
+      std::function<std::unique_ptr<Case>(const typename Spec::Problem&, const Size&, const ArraysRow<Spec>&)>;
   using Holds = Footprint (*)(const Size&, const typename Spec::Told&);
   struct On {
     Make make;
     Holds footprint = nullptr;
   };
   On host;  // set for a row on one host thread
-  std::array<On, space_count(EnabledSpaces{})> on_space;  // in EnabledSpaces' order
+  std::array<On, space_count(EnabledSpaces{})> on_space;  // in EnabledSpaces' order; unset where not made
 };
 
 template <class Spec>
@@ -68,10 +108,29 @@ struct ArraysRow {
   ArraysCall<Spec> call;
   typename Spec::Told told = {};
   VariantRef against = {};  // the host row of this table its speed-up is taken against
-  std::string moves = {};   // a host row's, in words (a space row's: Spec's inputs_moved, output_moved)
+  Words moves;              // a host row's; a space row's where not Spec's inputs_moved, output_moved
   std::function<Traffic(const Size&)> traffic = {};  // where it is not the experiment's
   bool injected_bug = false;  // a fault for the tests to find, never run by the program
+  Where where = Where::every_space;
+  Words document;
+  bool call_crosses_link = false;  // Variant::call_crosses_link
+  std::string below_memcpy_because = {};
+  std::string judged_on = {};  // Variant::judged_on
+
+  ArraysRow runs(Where w) const { return with(&ArraysRow::where, w); }
+  ArraysRow documented(Words words) const { return with(&ArraysRow::document, std::move(words)); }
+  ArraysRow crossing_link() const { return with(&ArraysRow::call_crosses_link, true); }
+  ArraysRow below_memcpy(std::string because) const { return with(&ArraysRow::below_memcpy_because, because); }
+  ArraysRow judged_by(std::string space) const { return with(&ArraysRow::judged_on, std::move(space)); }
   operator VariantRef() const { return Variant{name}; }  // NOLINT: implicit, `against = host_row`
+
+ private:
+  template <class T, class V>
+  ArraysRow with(T ArraysRow::*field, V value) const {
+    ArraysRow row = *this;
+    row.*field = std::move(value);
+    return row;
+  }
 };
 
 // What an ArraysCase on Space holds: its inputs and output in the space's memory, and the output's
@@ -84,7 +143,7 @@ Footprint arrays_case_footprint(std::uint64_t inputs, std::uint64_t output) {
 namespace arrays_detail {
 template <class Spec, template <class> class Data, class Space, class F>
 typename ArraysCall<Spec>::Make case_maker(F call) {
-  return [call](const typename Spec::Problem& p, const ArraysRow<Spec>& row) -> std::unique_ptr<Case> {
+  return [call](const typename Spec::Problem& p, const Size&, const ArraysRow<Spec>& row) -> std::unique_ptr<Case> {
     auto data = std::make_shared<Data<Space>>(p, row);
     const auto in = Data<Space>::inputs(p);
     using Out = decltype(data->out);
@@ -96,41 +155,88 @@ typename ArraysCall<Spec>::Make case_maker(F call) {
   };
 }
 
+// Whether a Where holds on Space for Spec (its vendor library's spaces).
+template <class Spec, class Space>
+constexpr bool runs_here(Where where) {
+  return runs_on<Space>(where, Spec::template has_vendor<Space>);
+}
+
+// The fields a host row and a space row take from the row alike.
+template <class Spec>
+void said(Variant& v, const ArraysRow<Spec>& row, std::string_view space, bool device) {
+  if (!row.moves.empty()) v.moves = row.moves.on(space, device);
+  v.document = row.document.on(space, device);
+  v.call_crosses_link = row.call_crosses_link;
+  v.below_memcpy_because = row.below_memcpy_because;
+  v.judged_on = row.judged_on;
+  v.traffic = row.traffic;
+  v.speedup_against = row.against;
+}
+
 template <class Spec>
 Variant host_variant(const ArraysRow<Spec>& row) {
   Variant v{row.name};
   v.space = "host";
-  v.moves = row.moves;
+  said(v, row, "host", false);
   v.footprint = [f = row.call.host.footprint, told = row.told](const Size& s) { return f(s, told); };
-  v.traffic = row.traffic;
-  v.make = exp::maker<typename Spec::Problem>([row](const typename Spec::Problem& p, const Size&) {
-    return row.call.host.make(p, row);
+  v.make = exp::maker<typename Spec::Problem>([row](const typename Spec::Problem& p, const Size& s) {
+    return row.call.host.make(p, s, row);
   });
   return v;
 }
 
+// A space row on Space, split over the ranks where it runs across them.
 template <class Spec, class Space>
 Variant variant_on(const ArraysRow<Spec>& row) {
   const auto& on = row.call.on_space[space_index<Space>(EnabledSpaces{})];
+  const bool device = is_device_space_v<Space>;
   Variant v = arrays_variant<Space>(row.name, Spec::inputs_moved, Spec::output_moved);
+  v.first_call = device ? Spec::first_call : "";
+  v.timed_with_transfers = device && Spec::timed_with_transfers;
+  said(v, row, space_name<Space>(), device);
   v.footprint = [f = on.footprint, told = row.told](const Size& s) { return f(s, told); };
-  v.traffic = row.traffic;
-  v.speedup_against = row.against;
-  v.make = exp::maker<typename Spec::Problem>([row, make = on.make](const typename Spec::Problem& p, const Size&) {
-    return make(p, row);
+  v.make = exp::maker<typename Spec::Problem>([row, make = on.make](const typename Spec::Problem& p, const Size& s) {
+    return make(p, s, row);
   });
-  return v;
+  return row.where == Where::across_ranks ? across_ranks(std::move(v)) : v;
+}
+
+// Whether a space row is made on Space and runs there.
+template <class Spec, class Space>
+bool made_on(const ArraysRow<Spec>& row) {
+  return !row.call.host.make && row.call.on_space[space_index<Space>(EnabledSpaces{})].make &&
+         runs_here<Spec, Space>(row.where);
 }
 }  // namespace arrays_detail
 
-// A row's call on every enabled space: call(exec, in, data) on the space's Data<Space>.
-template <class Spec, template <class> class Data, class F>
+// A row's call on the enabled spaces where `where` holds (all by default), made nowhere else:
+// call(exec, in, data) on the space's Data<Space>.
+template <class Spec, template <class> class Data, Where where = Where::every_space, class F>
 ArraysCall<Spec> on_spaces(F call) {
   ArraysCall<Spec> c;
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    c.on_space[space_index<Space>(EnabledSpaces{})] = {
-        arrays_detail::case_maker<Spec, Data, Space>(call), &Data<Space>::footprint};
+    if constexpr (arrays_detail::runs_here<Spec, Space>(where))
+      c.on_space[space_index<Space>(EnabledSpaces{})] = {arrays_detail::case_maker<Spec, Data, Space>(call),
+                                                         &Data<Space>::footprint};
+  });
+  return c;
+}
+
+// A row whose case is the workload's own: CaseOn<Space>(n, args...) for the n elements of the
+// size it is given (a rank's slice across ranks), on the spaces where `where` holds; it holds
+// Spec::footprint<Space>(size, told).
+template <class Spec, template <class> class CaseOn, Where where = Where::every_space, class... Args>
+ArraysCall<Spec> cases_on(Args... args) {
+  ArraysCall<Spec> c;
+  for_each_enabled_space([&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    if constexpr (arrays_detail::runs_here<Spec, Space>(where))
+      c.on_space[space_index<Space>(EnabledSpaces{})] = {
+          [args...](const typename Spec::Problem&, const Size& s, const ArraysRow<Spec>&) -> std::unique_ptr<Case> {
+            return std::make_unique<CaseOn<Space>>(s.elements(), args...);
+          },
+          &Spec::template footprint<Space>};
   });
   return c;
 }
@@ -140,7 +246,8 @@ template <class Spec, class HostData, class F>
 ArraysCall<Spec> on_host(F call) {
   ArraysCall<Spec> c;
   c.host.footprint = &HostData::footprint;
-  c.host.make = [call](const typename Spec::Problem& p, const ArraysRow<Spec>& row) -> std::unique_ptr<Case> {
+  c.host.make = [call](const typename Spec::Problem& p, const Size&,
+                       const ArraysRow<Spec>& row) -> std::unique_ptr<Case> {
     auto data = std::make_shared<HostData>(p, row);
     using Out = decltype(data->out);
     return std::make_unique<HostLoopCase<Out>>(
@@ -150,18 +257,28 @@ ArraysCall<Spec> on_host(F call) {
   return c;
 }
 
-// Adds the table's host rows, then its other rows on every enabled space, space after space (an
-// injected bug's to e.injected_bugs).
+// Adds the table's host rows listed before its last space row, then its space rows on every
+// enabled space where they are made and run (Where), space after space (an injected bug's to
+// e.injected_bugs), then the host rows listed after the last space row: a baseline outside
+// Kokkos (a vendor library on every core) after the rows it is compared with.
 template <class Spec, IfShape<Spec, ArraysShape> = 0>
 void on_every_space(Experiment& e, const std::vector<ArraysRow<Spec>>& rows) {
-  for (const ArraysRow<Spec>& row : rows)
-    if (row.call.host.make) e.variants.push_back(arrays_detail::host_variant(row));
+  std::size_t last_space_row = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (!rows[k].call.host.make) last_space_row = k;
+  const auto add_host_rows = [&](bool after) {
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      if (rows[k].call.host.make && (k > last_space_row) == after)
+        e.variants.push_back(arrays_detail::host_variant(rows[k]));
+  };
+  add_host_rows(false);
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     for (const ArraysRow<Spec>& row : rows)
-      if (!row.call.host.make)
+      if (arrays_detail::made_on<Spec, Space>(row))
         (row.injected_bug ? e.injected_bugs : e.variants).push_back(arrays_detail::variant_on<Spec, Space>(row));
   });
+  add_host_rows(true);
 }
 
 }  // namespace nbk::exp

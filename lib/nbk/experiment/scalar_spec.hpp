@@ -13,6 +13,9 @@
 //                          verdict() after all of them (by convention the workload's class Judge)
 //   footprint<Space>(s, told)  the memory a row's case holds on Space (by default one array of
 //                          Spec::Element per point)
+// A new reduction may keep the defaults: Data<Space> the Problem's array `x` in the space's memory
+// (Spec::Element, Spec::label), judge the Problem's `reference` matched exactly (Exactly), and
+// scalar_experiment<Spec>(notes) for the traffic and a Problem(n, seed);
 // and optionally timed_with_transfers (also time the input copied in), first_call_loads_module,
 // against_host_row (the speed-ups of the rows on spaces are taken against the first host row) and
 // all_ranks(local, told) (how the ranks' values of an across_ranks row combine).
@@ -40,19 +43,13 @@
 #include "nbk/core/vendor_reduce.hpp"
 #include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/scalar_case.hpp"
+#include "nbk/experiment/where.hpp"
 #include "nbk/ranks/ranks.hpp"
 #include "nbk/report/table.hpp"
 
 namespace nbk::exp {
-
-// Where a row on the spaces runs.
-enum class Where {
-  every_space,
-  cpu_spaces,          // not on a device (a CPU shape that breaks coalescing on a GPU)
-  vendor_spaces,       // where the space has a vendor reduction (has_vendor_reduction)
-  across_ranks,        // every space, split over the MPI ranks (built with ranks::enabled only)
-};
 
 // What a host row works on by default: the Problem.
 template <class ProblemType>
@@ -61,11 +58,43 @@ struct TheProblem {
   const ProblemType& problem;
 };
 
+// The judge of a reduction whose every call must give exactly the Problem's `reference`.
+template <class T>
+class Exactly {
+ public:
+  explicit Exactly(T expected) : expected_(expected) {}
+  void record(T value) {
+    wrong_ += value != expected_;
+    if (value != expected_) last_wrong_ = value;
+  }
+  Verdict verdict() const {
+    Verdict v = mismatch_verdict(wrong_);
+    if (!v.ok) v.summary = "FAILED (" + std::to_string(wrong_) + " calls gave " + std::to_string(last_wrong_) + ")";
+    return v;
+  }
+
+ private:
+  T expected_;
+  T last_wrong_{};
+  std::int64_t wrong_ = 0;
+};
+
 template <class Spec, class ProblemType>
 struct ScalarSpec {
+  using SpecShape = ScalarShape;
   using Problem = ProblemType;
   using HostData = TheProblem<ProblemType>;
   struct Told {};
+  // By default a row's calls work on the Problem's array `x` copied into the space's memory
+  // (d.x, d.exec), and every call must give the Problem's `reference` exactly.
+  template <class Space>
+  struct Data : ArrayInSpace<Space, typename Spec::Element> {
+    explicit Data(const ProblemType& p) : ArrayInSpace<Space, typename Spec::Element>(std::string(Spec::label) + "::x", p.x) {}
+  };
+  template <class Row, class AnyData>
+  static auto judge(const ProblemType& p, const Row&, const AnyData&) {
+    return Exactly<decltype(p.reference)>(p.reference);
+  }
   static constexpr bool timed_with_transfers = false;
   static constexpr bool first_call_loads_module = true;
   static constexpr bool against_host_row = false;
@@ -164,16 +193,6 @@ typename ScalarCall<Spec>::Make case_maker(F call) {
   };
 }
 
-template <class Space>
-bool runs_on(Where where) {
-  switch (where) {
-    case Where::cpu_spaces: return !is_device_space_v<Space>;
-    case Where::vendor_spaces: return has_vendor_reduction<Space>;
-    case Where::across_ranks: return ranks::enabled;
-    default: return true;
-  }
-}
-
 template <class Spec>
 Variant host_variant(const ScalarRow<Spec>& row) {
   Variant v{row.name};
@@ -207,6 +226,22 @@ Variant variant_on(const ScalarRow<Spec>& row, const VariantRef& host) {
 }
 }  // namespace scalar_detail
 
+// The experiment of a reduction over a Problem made as Problem(n, seed) from a size's element
+// count and the run's seed, each call reading one Spec::Element a point, before its sizes and
+// rows (the statement may still set any of it).
+template <class Spec>
+Experiment scalar_experiment(const Notes& notes) {
+  using Element = typename Spec::Element;
+  Experiment e = stated(notes);
+  e.seeded = true;
+  e.traffic = [](const Size& s) { return read_traffic<Element>(s.elements()); };
+  e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(Element); };
+  e.make_problem = [](const Size& s, const Settings& settings) {
+    return std::make_shared<typename Spec::Problem>(s.elements(), settings.seed);
+  };
+  return e;
+}
+
 // A row's call on every enabled space: call(data) on the space's Data (Spec::Data<Space>, or
 // another data template of the workload's).
 template <class Spec, template <class> class Data = Spec::template Data, class F>
@@ -230,7 +265,7 @@ ScalarCall<Spec> on_host(F call) {
 
 // Adds the table's host rows, then its other rows on every enabled space where they run
 // (Where), space after space.
-template <class Spec>
+template <class Spec, IfShape<Spec, ScalarShape> = 0>
 void on_every_space(Experiment& e, const std::vector<ScalarRow<Spec>>& rows) {
   VariantRef host;
   for (const ScalarRow<Spec>& row : rows) {
@@ -241,7 +276,7 @@ void on_every_space(Experiment& e, const std::vector<ScalarRow<Spec>>& rows) {
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     for (const ScalarRow<Spec>& row : rows)
-      if (!row.call.host && scalar_detail::runs_on<Space>(row.where))
+      if (!row.call.host && runs_on<Space>(row.where, has_vendor_reduction<Space>))
         e.variants.push_back(scalar_detail::variant_on<Spec, Space>(row, host));
   });
 }
