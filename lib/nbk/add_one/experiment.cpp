@@ -4,12 +4,13 @@
 #include <fmt/format.h>
 
 #include <ostream>
+#include <vector>
 
 #include "nbk/add_one/methods.hpp"
 #include "nbk/core/memory.hpp"
+#include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/experiment/notes.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
-#include "nbk/experiment/across_ranks.hpp"
 
 namespace nbk::add_one {
 
@@ -27,88 +28,56 @@ struct Problem final : exp::Problem {
   }
 };
 
-// The case for the size it is given: the whole array, or one rank's slice of it.
-template <class Make>
-exp::CaseMaker make_case(Make make) {
-  return exp::maker<Problem>([make](const Problem&, const Size& s) { return make(s.elements()); });
-}
-
-// Resident on Space: the data stays in the space's memory, no copy in a call.
-template <class Space>
-exp::Variant resident_variant() {
-  const bool device = is_device_space_v<Space>;
-  exp::Variant resident{"resident"};
-  resident.moves = device ? "none: the data stays on the GPU (the floor for the transfer methods)"
-                          : "none (host memory; pages first-touched before timing by the same threads)";
-  resident.first_call = device ? "module load (and PTX JIT where the build has no code for this GPU)" : "";
-  resident.document = std::is_same_v<Space, SerialOrNone> ? "njit, 1 CPU: 4.62 s / 629 ms" : "";
+// Its methods as rows: cases of their own (methods.hpp), made for the size they are given (the
+// whole array, or one rank's slice of it).
+struct Spec : exp::ArraysSpec<Spec, Problem> {
+  static constexpr const char* first_call = "module load (and PTX JIT where the build has no code for this GPU)";
+  static constexpr bool timed_with_transfers = false;  // a call is what the method moves
   // The array in the space's memory, and a host copy to check it (a host space checks in place).
-  resident.footprint = exp::arrays_of<Space, add_one::Element>(1, device ? 1 : 0);
-  resident.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Resident<Space>>(n); });
-  return resident;
-}
+  template <class Space>
+  static exp::Footprint footprint(const Size& s, const Told&) {
+    return exp::arrays_of<Space, add_one::Element>(1, is_device_space_v<Space> ? 1 : 0)(s);
+  }
+};
+using Row = exp::ArraysRow<Spec>;
 
-// The documents' two-device runs: the array split across MPI ranks, each rank's slice on
-// its own space (its own GPU where there are several), no communication in a call.
-template <class Space>
-void add_across_ranks(std::vector<exp::Variant>& variants, exp::Variant v, const char* document) {
-  v.document = document;
-  if constexpr (ranks::enabled) variants.push_back(exp::across_ranks(exp::on<Space>(std::move(v))));
-}
-
-// On a device, the ways to bring the array to the kernel and back: managed memory (with and
-// without a prefetch), explicit copies, two streams, a pipeline; their first call pays what
-// the resident one's does.
-template <class Space>
-void add_transfer_variants(std::vector<exp::Variant>& variants, const std::string& first_call) {
-  exp::Variant managed{"managed"};
-  managed.moves = "implicit: managed pages migrate to the GPU on fault, and back when the host reads the result";
-  managed.first_call = first_call;
-  managed.document = "cuda.jit implicit, 1 GPU: 6.22 s / 2.86 s (2 GPUs: 4.87 s / 1.72 s)";
-  managed.call_crosses_link = true;
-  managed.footprint = exp::arrays_of<Space, add_one::Element>(1, 1);  // a host and a device array
-  managed.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Managed<Space>>(n, false); });
-  variants.push_back(exp::on<Space>(managed));
-
-  exp::Variant prefetch = managed;
-  prefetch.name = "managed-prefetch";
-  prefetch.moves = "implicit, with cudaMemPrefetchAsync to the GPU before the kernel";
-  prefetch.document = "";
-  prefetch.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Managed<Space>>(n, true); });
-  variants.push_back(exp::on<Space>(prefetch));
-
-  exp::Variant explicit_copies{"explicit"};
-  explicit_copies.moves = "explicit: deep_copy in, kernel, deep_copy out (pageable host memory)";
-  explicit_copies.first_call = first_call;
-  explicit_copies.call_crosses_link = true;
-  explicit_copies.footprint = exp::arrays_of<Space, add_one::Element>(1, 1);
-  explicit_copies.make = make_case([](std::int64_t n) { return std::make_unique<add_one::Explicit<Space>>(n); });
-  variants.push_back(exp::on<Space>(explicit_copies));
-
-  exp::Variant split = explicit_copies;
-  split.name = "split-streams";
-  split.moves = "explicit, two halves on two CUDA streams, pinned host memory, copies overlap kernels";
-  split.document = "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong";
-  split.make = make_case([](std::int64_t n) { return std::make_unique<add_one::SplitStreams<Space>>(n, 2); });
-  variants.push_back(exp::on<Space>(split));
-
-  exp::Variant pipelined = split;
-  pipelined.name = "pipelined";
-  pipelined.moves = "explicit, 16 parts taking turns on two CUDA streams, pinned host memory: copies both ways at once";
-  pipelined.document = "";
-  pipelined.make = make_case([](std::int64_t n) { return std::make_unique<add_one::SplitStreams<Space>>(n, 16); });
-  variants.push_back(exp::on<Space>(pipelined));
-
-  add_across_ranks<Space>(variants, managed, "cuda.jit implicit, 2 GPUs: 4.87 s / 1.72 s");
-  add_across_ranks<Space>(variants, explicit_copies, "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong");
-}
-
-template <class Space>
-void add_variants(std::vector<exp::Variant>& variants) {
-  const exp::Variant resident = resident_variant<Space>();
-  variants.push_back(exp::on<Space>(resident));
-  add_across_ranks<Space>(variants, resident, "");
-  if constexpr (is_device_space_v<Space>) add_transfer_variants<Space>(variants, resident.first_call);
+// Resident on every space: the data stays in the space's memory, no copy in a call. On a device,
+// the ways to bring the array to the kernel and back: managed memory (with and without a
+// prefetch), explicit copies, two streams, a pipeline. Then the documents' two-device runs: the
+// array split across MPI ranks, each rank's slice on its own space (its own GPU where there are
+// several), no communication in a call.
+std::vector<Row> table() {
+  using exp::Where;
+  constexpr Where device = Where::device_spaces;
+  const Row resident = {"resident", exp::cases_on<Spec, add_one::Resident>(), {}, {},
+                        {"none (host memory; pages first-touched before timing by the same threads)",
+                         "none: the data stays on the GPU (the floor for the transfer methods)"}};
+  const Row managed =
+      Row{"managed", exp::cases_on<Spec, add_one::Managed, device>(false), {}, {},
+          "implicit: managed pages migrate to the GPU on fault, and back when the host reads the result"}
+          .crossing_link();
+  const Row explicit_copies = Row{"explicit", exp::cases_on<Spec, add_one::Explicit, device>(), {}, {},
+                                  "explicit: deep_copy in, kernel, deep_copy out (pageable host memory)"}
+                                  .crossing_link();
+  const char* explicit_on_two_gpus = "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong";
+  return {
+      resident.documented(exp::only_on("serial", "njit, 1 CPU: 4.62 s / 629 ms")),
+      resident.runs(Where::across_ranks),
+      managed.documented("cuda.jit implicit, 1 GPU: 6.22 s / 2.86 s (2 GPUs: 4.87 s / 1.72 s)"),
+      Row{"managed-prefetch", exp::cases_on<Spec, add_one::Managed, device>(true), {}, {},
+          "implicit, with cudaMemPrefetchAsync to the GPU before the kernel"}
+          .crossing_link(),
+      explicit_copies,
+      Row{"split-streams", exp::cases_on<Spec, add_one::SplitStreams, device>(2), {}, {},
+          "explicit, two halves on two CUDA streams, pinned host memory, copies overlap kernels"}
+          .crossing_link()
+          .documented(explicit_on_two_gpus),
+      Row{"pipelined", exp::cases_on<Spec, add_one::SplitStreams, device>(16), {}, {},
+          "explicit, 16 parts taking turns on two CUDA streams, pinned host memory: copies both ways at once"}
+          .crossing_link(),
+      managed.runs(Where::across_ranks).documented("cuda.jit implicit, 2 GPUs: 4.87 s / 1.72 s"),
+      explicit_copies.runs(Where::across_ranks).documented(explicit_on_two_gpus),
+  };
 }
 
 }  // namespace
@@ -126,7 +95,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
     p->n = s.elements();
     return p;
   };
-  for_each_enabled_space([&](auto tag) { add_variants<typename decltype(tag)::type>(e.variants); });
+  exp::on_every_space(e, table());
   if (ranks::enabled) e.notes += "\n" + notes.section(NBK_HEADING("## Notes under MPI"));
   return e;
 }

@@ -4,13 +4,15 @@
 // loops on one host thread; every product is checked against a double-precision reference.
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
@@ -18,9 +20,10 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/arrays_case.hpp"
+#include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/matmul/kernels.hpp"
 #include "nbk/matmul/vendor.hpp"
+#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 
 namespace nbk::matmul {
 
@@ -111,86 +114,73 @@ exp::Verdict check(const Problem& p, const float* c) {
   return v;
 }
 
-enum class Kernel { naive, tiled, vendor };
+struct Spec : exp::ArraysSpec<Spec, Problem> {
+  static constexpr const char* label = "nbk::matmul";
+  static constexpr const char* inputs_moved = "A and B";
+  static constexpr const char* output_moved = "C";
+  template <class Space>
+  static constexpr bool has_vendor = matmul::has_vendor_gemm<Space>;  // cuBLAS on CUDA
+  using Row = exp::ArraysRow<Spec>;
 
-const char* name_of(Kernel kernel) {
-  return kernel == Kernel::naive ? "naive" : kernel == Kernel::tiled ? "tiled" : "blas";
-}
-
-template <class Space>
-using Product = matmul::Matrix<typename Space::memory_space>;
-template <class Space>
-using MatmulCase = exp::ArraysCase<Space, HostMatrix, 2, Product<Space>>;
-
-// A variant's call: C = A B by one of the kernels.
-template <class Space>
-typename MatmulCase<Space>::Kernel call_of(Kernel kernel) {
-  using Ins = typename MatmulCase<Space>::Ins;
-  if constexpr (matmul::has_vendor_gemm<Space>)
-    if (kernel == Kernel::vendor) {
-      auto vendor = std::make_shared<matmul::VendorGemm<Space>>();  // its handle, made with the case
-      return [vendor](const Space& exec, const Ins& in, const Product<Space>& c) {
-        vendor->multiply(exec, in[0], in[1], c);
-      };
+  // A and B in Space's memory (copied in by the case), and C.
+  template <class Space>
+  struct Data {
+    using Out = matmul::Matrix<typename Space::memory_space>;
+    Data(const Problem& p, const Row&) : out(exp::allocate<Out>("nbk::matmul::c", rows(p.size), columns(p.size))) {}
+    static std::array<HostMatrix, 2> inputs(const Problem& p) { return {p.a, p.b}; }
+    static exp::Footprint footprint(const Size& s, const Told&) {
+      const std::uint64_t c = bytes_of({{rows(s), columns(s)}});
+      const std::uint64_t all = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}, {rows(s), columns(s)}});
+      return is_device_space_v<Space> ? exp::Footprint{c, all} : exp::Footprint{all, 0};
     }
-  if (kernel == Kernel::naive)
-    return [](const Space& exec, const Ins& in, const Product<Space>& c) { matmul::naive(exec, in[0], in[1], c); };
-  return [](const Space& exec, const Ins& in, const Product<Space>& c) { matmul::tiled(exec, in[0], in[1], c); };
-}
-
-template <class Space>
-exp::Variant variant_on(Kernel kernel, const exp::Variant& host) {
-  exp::Variant v = exp::arrays_variant<Space>(name_of(kernel), "A and B", "C");
-  v.footprint = [](const Size& s) {
-    const std::uint64_t c = bytes_of({{rows(s), columns(s)}});
-    const std::uint64_t all = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}, {rows(s), columns(s)}});
-    return is_device_space_v<Space> ? exp::Footprint{c, all} : exp::Footprint{all, 0};
+    Out out;
   };
-  v.below_memcpy_because = "a matrix product is bound by arithmetic, 2 n flops per element of C: judge it by GFLOP/s";
-  v.speedup_against = host;
-  v.make = exp::maker<Problem>([kernel](const Problem& p, const Size& s) {
-    return std::make_unique<MatmulCase<Space>>(
-        "nbk::matmul", std::array{p.a, p.b}, exp::allocate<Product<Space>>("nbk::matmul::c", rows(s), columns(s)),
-        call_of<Space>(kernel), [&p](const typename Product<Space>::HostMirror& c) { return check(p, c.data()); });
-  });
-  return v;
-}
+  // The same with the vendor's handle, made with the case.
+  template <class Space>
+  struct VendorData : Data<Space> {
+    using Data<Space>::Data;
+    matmul::VendorGemm<Space> gemm;
+  };
+  // C in host memory, for a row outside Kokkos.
+  struct HostData {
+    HostData(const Problem& p, const Row&) : out("nbk::matmul::c", rows(p.size), columns(p.size)) {}
+    static exp::Footprint footprint(const Size& s, const Told&) { return {bytes_of({{rows(s), columns(s)}}), 0}; }
+    HostMatrix out;
+  };
 
+  template <class Out>
+  static exp::Verdict judge(const Problem& p, const Row&, const Out& c) {
+    return check(p, c.data());
+  }
+};
+
+// The host baseline, the kernels on every space and cuBLAS where the space has it, and OpenBLAS
+// last; `bound_by_arithmetic`: why the space rows stay below memcpy (notes.md).
+std::vector<Spec::Row> table(const std::string& bound_by_arithmetic) {
+  const Spec::Row host = {"host", exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
+                            matmul::host_matmul(p.a.data(), p.b.data(), d.out.data(), rows(p.size), inner(p.size),
+                                                columns(p.size));
+                          }),
+                          {}, {}, "i-k-j loops on one host thread, host memory"};
+  const auto naive = [](auto& exec, auto& in, auto& d) { matmul::naive(exec, in[0], in[1], d.out); };
+  const auto tiled = [](auto& exec, auto& in, auto& d) { matmul::tiled(exec, in[0], in[1], d.out); };
+  const auto blas = [](auto& exec, auto& in, auto& d) { d.gemm.multiply(exec, in[0], in[1], d.out); };
+  return {
+      host,
+      Spec::Row{"naive", exp::on_spaces<Spec, Spec::Data>(naive), {}, host}.below_memcpy(bound_by_arithmetic),
+      Spec::Row{"tiled", exp::on_spaces<Spec, Spec::Data>(tiled), {}, host}.below_memcpy(bound_by_arithmetic),
+      Spec::Row{"blas", exp::on_spaces<Spec, Spec::VendorData, exp::Where::vendor_spaces>(blas), {}, host}
+          .below_memcpy(bound_by_arithmetic),
 #if defined(NBK_HAVE_OPENBLAS)
-// OpenBLAS on the host: the vendor's product on every core, outside Kokkos.
-exp::Variant host_blas(const exp::Variant& host) {
-  exp::Variant v{"blas"};
-  v.space = "host";
-  // OpenBLAS's threads take every core: judged by OpenMP's probes (none in a build without
-  // OpenMP, so no % columns there), not by one thread's, which it would exceed.
-  v.judged_on = "openmp";
-  v.moves = matmul::VendorGemm<matmul::Host>::name() + ", host memory";
-  v.footprint = [](const Size& s) { return exp::Footprint{bytes_of({{rows(s), columns(s)}}), 0}; };
-  v.speedup_against = host;
-  v.make = exp::maker<Problem>([](const Problem& p, const Size& s) {
-    return std::make_unique<exp::HostLoopCase<HostMatrix>>(
-        HostMatrix("nbk::matmul::c", rows(s), columns(s)),
-        [&p](const HostMatrix& c) { matmul::VendorGemm<matmul::Host>().multiply(p.a, p.b, c); },
-        [&p](const HostMatrix& c) { return check(p, c.data()); });
-  });
-  return v;
-}
+      // OpenBLAS's threads take every core: judged by OpenMP's probes (none in a build without
+      // OpenMP, so no % columns there), not by one thread's, which it would exceed.
+      Spec::Row{"blas", exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
+                  matmul::VendorGemm<matmul::Host>().multiply(p.a, p.b, d.out);
+                }),
+                {}, host, matmul::VendorGemm<matmul::Host>::name() + ", host memory"}
+          .judged_by("openmp"),
 #endif
-
-exp::Variant host_loops() {
-  exp::Variant v{"host"};
-  v.space = "host";
-  v.moves = "i-k-j loops on one host thread, host memory";
-  v.footprint = [](const Size& s) { return exp::Footprint{bytes_of({{rows(s), columns(s)}}), 0}; };
-  v.make = exp::maker<Problem>([](const Problem& p, const Size& s) {
-    return std::make_unique<exp::HostLoopCase<HostMatrix>>(
-        HostMatrix("nbk::matmul::c", rows(s), columns(s)),
-        [&p](const HostMatrix& c) {
-          matmul::host_matmul(p.a.data(), p.b.data(), c.data(), rows(p.size), inner(p.size), columns(p.size));
-        },
-        [&p](const HostMatrix& c) { return check(p, c.data()); });
-  });
-  return v;
+  };
 }
 
 }  // namespace
@@ -235,17 +225,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
     nbk::fence(Kokkos::DefaultHostExecutionSpace(), "nbk::matmul::reference");
     return p;
   };
-  const exp::Variant host = host_loops();
-  e.variants.push_back(host);
-  for_each_enabled_space([&](auto tag) {
-    using Space = typename decltype(tag)::type;
-    e.variants.push_back(variant_on<Space>(Kernel::naive, host));
-    e.variants.push_back(variant_on<Space>(Kernel::tiled, host));
-    if constexpr (matmul::has_vendor_gemm<Space>) e.variants.push_back(variant_on<Space>(Kernel::vendor, host));
-  });
-#if defined(NBK_HAVE_OPENBLAS)
-  e.variants.push_back(host_blas(host));
-#endif
+  exp::on_every_space(e, table(notes.line(NBK_HEADING("## Below memcpy: naive, tiled and blas"))));
   return e;
 }
 
