@@ -24,6 +24,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -245,6 +246,14 @@ Verdict relative_error_verdict(std::int64_t n, Got got, Reference reference, dou
   v.details = {{"mismatches", wrong}, {"max_relative_error", worst}, {"tolerance_in_u", tolerance_in_u}};
   return v;
 }
+
+// The three shapes of a workload's spec (map_spec.hpp, scalar_spec.hpp, arrays_spec.hpp): each
+// shape's on_every_space takes its own specs only, so that one file may state several shapes.
+struct MapShape {};
+struct ScalarShape {};
+struct ArraysShape {};
+template <class Spec, class Shape>
+using IfShape = std::enable_if_t<std::is_same_v<typename Spec::SpecShape, Shape>, int>;
 
 // The verdict of an exact check: "ok", or how many elements were wrong.
 inline Verdict mismatch_verdict(std::int64_t wrong) {

@@ -10,7 +10,8 @@
 //   kernel(exec, in, out, param)  one call on a space (a template on it; param: the variant's tiles, launch...)
 //   host_loop(in, out)       the documents' baseline on one host thread, or host_element(x...): the
 //                            result of one element, which the default host_loop calls in index order
-//   describe(p), facts(p)    the line above the table and the Problem's JSON
+//   describe(p), facts(p)    the line above the table and the Problem's JSON (by default its
+//                            words, shape and seed)
 // and optionally scale(x...) with scale_words and scale_key, where the error is measured in unit
 // roundoffs of that scale instead of the reference (polar: the distance of two close points is far
 // smaller than the rounding of their coordinates); check(p, out) for any other verdict; and
@@ -39,6 +40,7 @@
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/arrays_case.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/where.hpp"
 
 namespace nbk::exp {
 
@@ -49,6 +51,7 @@ struct MapProblem;
 
 template <class Spec, int Rank, std::size_t Inputs, class... Precisions>
 struct MapSpec {
+  using SpecShape = MapShape;
   using Problem = MapProblem<Spec>;
   static_assert(Rank >= 1 && Rank <= 3 && Inputs >= 1 && sizeof...(Precisions) >= 1);
   static constexpr int rank = Rank;
@@ -71,6 +74,15 @@ struct MapSpec {
   template <class In, class Out>
   static void host_loop(const In& in, const Out& out) {
     each_element(in, out, std::make_index_sequence<Inputs>{});
+  }
+  // The line above the table and the Problem's JSON: by default its words, shape and seed.
+  template <class P>
+  static std::string describe(const P& p) {
+    return fmt::format("{} from {}, {} elements each, seed {}\n", Spec::out_words, Spec::in_words, p.size.text(), p.seed);
+  }
+  template <class P>
+  static nlohmann::json facts(const P& p) {
+    return {{"shape", p.size.extents}, {"seed", p.seed}};
   }
 
  private:
@@ -292,7 +304,7 @@ template <class Spec, class Space, class T = typename Spec::First>
 Variant map_on(std::string name, const VariantRef* against = nullptr, typename Spec::Param param = {},
                Output output = Output::reused) {
   using Host = HostArray<T, Spec::rank>;
-  using Case = ArraysCase<Space, Host, Spec::inputs, InSpace<Space, Host>>;
+  using MapCase = ArraysCase<Space, Host, Spec::inputs, InSpace<Space, Host>>;
   Variant v = arrays_variant<Space>(std::move(name), Spec::in_words, Spec::out_words);
   if (output == Output::fresh_every_call) v.moves += std::string("; ") + Spec::out_words + " allocated by every call";
   v.footprint = arrays_of<Space, T>(Spec::inputs + 1, 1);  // inputs, output and the output's host mirror
@@ -301,12 +313,12 @@ Variant map_on(std::string name, const VariantRef* against = nullptr, typename S
   v.make = maker<MapProblem<Spec>>([param, output](const MapProblem<Spec>& p, const Size&) {
     auto state = std::make_shared<typename Spec::Param>(param);  // what this case's calls record
     const auto& in = p.template in<T>();
-    return std::make_unique<Case>(
+    return std::make_unique<MapCase>(
         Spec::label, in, allocate<InSpace<Space, Host>>(std::string(Spec::label) + "::out", in[0].layout()),
-        [state](const Space& exec, const typename Case::Ins& in, const InSpace<Space, Host>& out) {
+        [state](const Space& exec, const typename MapCase::Ins& in, const InSpace<Space, Host>& out) {
           Spec::kernel(exec, in, out, *state);
         },
-        [&p, state](const typename Case::Result& out) {
+        [&p, state](const typename MapCase::Result& out) {
           Verdict verdict = map_check<Spec, T>(p, out.data());
           if constexpr (map_detail::has_annotate<Spec>::value) Spec::annotate(verdict, *state);
           return verdict;
@@ -340,7 +352,8 @@ Baseline add_host_loop(Experiment& e, std::string name, std::string moves) {
 }
 
 // One variant of a map on every space: its name, its baseline (and so its precision), its param,
-// and why its device rows cannot reach memcpy where that is established (Variant's field).
+// why its device rows cannot reach memcpy where that is established (Variant's field), where it
+// runs, and what its call does besides reading the inputs and writing the output, in words.
 template <class Spec>
 struct MapVariant {
   std::string name;
@@ -348,6 +361,8 @@ struct MapVariant {
   typename Spec::Param param = {};
   Output output = Output::reused;
   std::string below_memcpy_because = {};
+  Where where = Where::every_space;
+  std::string moves_also = {};
 };
 
 namespace map_detail {
@@ -360,16 +375,19 @@ Variant variant_on(const MapVariant<Spec>& o, std::index_sequence<K...>) {
                              : void()),
    ...);
   v.below_memcpy_because = o.below_memcpy_because;
+  if (!o.moves_also.empty()) v.moves += "; " + o.moves_also;
   return v;
 }
 }  // namespace map_detail
 
-// Adds `variants` on every enabled space, space after space, and returns them (as named on each).
-template <class Spec>
+// Adds `variants` on every enabled space where they run, space after space, and returns them (as
+// named on each).
+template <class Spec, IfShape<Spec, MapShape> = 0>
 std::vector<VariantRef> on_every_space(Experiment& e, const std::vector<MapVariant<Spec>>& variants) {
   std::vector<VariantRef> added;
   for_each_enabled_space([&](auto tag) {
     for (const auto& o : variants) {
+      if (!runs_on<typename decltype(tag)::type>(o.where, false)) continue;
       e.variants.push_back(map_detail::variant_on<Spec, typename decltype(tag)::type>(
           o, std::make_index_sequence<std::tuple_size_v<typename Spec::Types>>{}));
       if (added.size() < variants.size()) added.push_back(e.variants.back());

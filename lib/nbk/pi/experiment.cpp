@@ -129,7 +129,7 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     return Judge(p.samples(), nlohmann::json::object(), {{"pool creation", "-"}});
   }
   template <class Space, class Pool>
-  static Judge judge(const Problem& p, const Row&, const Data<Space, Pool>& d) {
+  static Judge judge(const Problem& p, const Row&, const pi::Data<Space, Pool>& d) {
     return Judge(p.samples(), {{"pool_creation_seconds", d.pool_seconds}},
                  {{"pool creation", fmt::format("{:.2f} ms", d.pool_seconds * 1e3)}});
   }
