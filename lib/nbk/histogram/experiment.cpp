@@ -109,37 +109,53 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   }
 };
 
-// The ways for the threads to share the counts, each a call on the case's samples and counts;
-// the host rows are their baselines, bin count by bin count.
+// The ways for the threads to share the counts, each a call on the case's samples and counts, at
+// each bin count against one host thread at the same bin count; and the document's unchecked
+// kernel, injected (on a GPU its counts get an allocation of their own).
 std::vector<Spec::Row> rows() {
-  const auto atomic = [](auto& exec, auto& in, auto& d) { histogram::atomic_histogram(exec, in[0], d.bins, d.out); };
-  const auto scatter = [](auto& exec, auto& in, auto& d) {
-    histogram::scatter_histogram(exec, in[0], d.bins, d.out, d.scatter);
+  using Row = Spec::Row;
+  const auto host = [](int bins) -> Row {
+    return {fmt::format("host-{}", bins), exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
+              histogram::host_histogram(p.x.data(), p.size(), d.bins, d.out.data());
+            }),
+            {bins}, {}, "one host thread, host memory"};
   };
-  const auto team = [](auto& exec, auto& in, auto& d) { histogram::team_histogram(exec, in[0], d.bins, d.out); };
-  const auto private_copies = [](auto& exec, auto& in, auto& d) {
-    histogram::private_histogram(exec, in[0], d.bins, d.out);
+  const auto atomic = [&](int bins) -> Row {
+    return {fmt::format("atomic-{}", bins), exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+              histogram::atomic_histogram(exec, in[0], d.bins, d.out);
+            }),
+            {bins}, host(bins)};
   };
-  std::vector<Spec::Row> rows;
-  for (const int bins : bin_counts)
-    rows.push_back({fmt::format("host-{}", bins), exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
-                      histogram::host_histogram(p.x.data(), p.size(), d.bins, d.out.data());
-                    }),
-                    {bins}, {}, "one host thread, host memory"});
-  for (std::size_t k = 0; k < std::size(bin_counts); ++k) {
-    const int bins = bin_counts[k];
-    const exp::VariantRef host = rows[k];  // a copy: the table grows below
-    rows.push_back({fmt::format("atomic-{}", bins), exp::on_spaces<Spec, Spec::Data>(atomic), {bins}, host});
-    rows.push_back({fmt::format("scatter-{}", bins), exp::on_spaces<Spec, Spec::ScatterData>(scatter), {bins}, host});
-    rows.push_back({fmt::format("team-{}", bins), exp::on_spaces<Spec, Spec::Data>(team), {bins}, host});
-    rows.push_back({fmt::format("private-{}", bins), exp::on_spaces<Spec, Spec::Data>(private_copies), {bins}, host});
-  }
-  // The document's unchecked kernel, injected: on a GPU its counts get an allocation of their own.
-  rows.push_back({"unchecked-document-100", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
-                    histogram::unchecked_document_histogram(exec, in[0], d.bins, d.out);
-                  }),
-                  {100}, rows[2], {}, {}, true});
-  return rows;
+  const auto scatter = [&](int bins) -> Row {
+    return {fmt::format("scatter-{}", bins), exp::on_spaces<Spec, Spec::ScatterData>([](auto& exec, auto& in, auto& d) {
+              histogram::scatter_histogram(exec, in[0], d.bins, d.out, d.scatter);
+            }),
+            {bins}, host(bins)};
+  };
+  const auto team = [&](int bins) -> Row {
+    return {fmt::format("team-{}", bins), exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+              histogram::team_histogram(exec, in[0], d.bins, d.out);
+            }),
+            {bins}, host(bins)};
+  };
+  const auto private_copies = [&](int bins) -> Row {
+    return {fmt::format("private-{}", bins), exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+              histogram::private_histogram(exec, in[0], d.bins, d.out);
+            }),
+            {bins}, host(bins)};
+  };
+  Row unchecked = {"unchecked-document-100", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+                     histogram::unchecked_document_histogram(exec, in[0], d.bins, d.out);
+                   }),
+                   {100}, host(100)};
+  unchecked.injected_bug = true;
+  static_assert(std::size(bin_counts) == 4, "the table below lists 1, 16, 100 and 4096 bins");
+  return {host(1),   host(16),     host(100),     host(4096),
+          atomic(1), scatter(1),   team(1),       private_copies(1),
+          atomic(16),   scatter(16),   team(16),   private_copies(16),
+          atomic(100),  scatter(100),  team(100),  private_copies(100),
+          atomic(4096), scatter(4096), team(4096), private_copies(4096),
+          unchecked};
 }
 
 }  // namespace
