@@ -5,26 +5,29 @@
 // here; a variant whose data cannot fit is skipped with the reason.
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/map_spec.hpp"
 #include "nbk/experiment/registry.hpp"
+#include "nbk/experiment/scalar_spec.hpp"
 
-// docs/design.md's example workload, compiled from the page itself (tests/CMakeLists.txt
-// extracts it), with the one kernel the page leaves to its lib/nbk/ones/kernels.hpp.
-namespace nbk::ones {
-template <class Space, class View>
-std::int64_t count_not_one(const Space& exec, const View& x) {
-  std::int64_t wrong = 0;
-  Kokkos::parallel_reduce(
-      "nbk::ones::count_not_one", Kokkos::RangePolicy<Space>(exec, 0, x.extent(0)),
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t& sum) { sum += x(i) != 1; }, wrong);
-  return wrong;
-}
-#include "design_example.inc"
-}  // namespace nbk::ones
+// docs/design.md's examples, one a shape, compiled from the page itself (tests/CMakeLists.txt
+// extracts them in the page's order).
+namespace nbk::twice {
+#include "design_example_1.inc"
+}  // namespace nbk::twice
+namespace nbk::sevens {
+#include "design_example_2.inc"
+}  // namespace nbk::sevens
+namespace nbk::scan {
+#include "design_example_3.inc"
+}  // namespace nbk::scan
 
 namespace {
 
@@ -90,20 +93,25 @@ TEST(Statements, AreComplete) {
   }
 }
 
-// The design page's example is a workload like the others: on every enabled space it verifies,
-// empty and odd sizes included, through the driver the programs use.
-TEST(DesignPage, ExampleVerifiesOnEverySpace) {
-  const nbk::exp::Notes notes{"ones", "# ones\nTitle: fill an array with ones\nDocument: docs/design.md\n"};
-  const Experiment e = nbk::exp::build(notes, &nbk::ones::experiment);
-  EXPECT_EQ(e.name, "ones");
-  ASSERT_FALSE(e.variants.empty());
-  for (const auto& size : {nbk::exp::Size{0}, nbk::exp::Size{1}, nbk::exp::Size{1001}}) {
-    const auto problem = e.make_problem(size, nbk::exp::Settings{});
-    for (const auto& v : e.variants) {
-      SCOPED_TRACE(v.name + " on " + v.space + " at " + size.text());
-      const auto result = nbk::exp::run_variant(e, v, *problem, size, 2);
-      EXPECT_TRUE(result.skipped.empty()) << result.skipped;
-      EXPECT_TRUE(result.verdict.ok) << result.verdict.summary;
+// The design page's examples are workloads like the others: on every enabled space each
+// verifies, empty and odd sizes included, through the driver the programs use.
+TEST(DesignPage, ExamplesVerifyOnEverySpace) {
+  using Statement = Experiment (*)(const nbk::exp::Notes&);
+  const std::pair<const char*, Statement> examples[] = {
+      {"twice", &nbk::twice::experiment}, {"sevens", &nbk::sevens::experiment}, {"scan", &nbk::scan::experiment}};
+  for (const auto& [name, statement] : examples) {
+    const nbk::exp::Notes notes{name, std::string("# ") + name + "\nTitle: an example\nDocument: docs/design.md\n"};
+    const Experiment e = nbk::exp::build(notes, statement);
+    EXPECT_EQ(e.name, name);
+    ASSERT_GE(e.variants.size(), 2u) << name;
+    for (const auto& size : e.test_sizes) {
+      const auto problem = e.make_problem(size, nbk::exp::Settings{});
+      for (const auto& v : e.variants) {
+        SCOPED_TRACE(std::string(name) + ": " + v.name + " on " + v.space + " at " + size.text());
+        const auto result = nbk::exp::run_variant(e, v, *problem, size, 2);
+        EXPECT_TRUE(result.skipped.empty()) << result.skipped;
+        EXPECT_TRUE(result.verdict.ok) << result.verdict.summary;
+      }
     }
   }
 }

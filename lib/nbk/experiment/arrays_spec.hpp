@@ -42,18 +42,31 @@
 #include <utility>
 #include <vector>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/spaces.hpp"
 #include "nbk/experiment/across_ranks.hpp"
 #include "nbk/experiment/arrays_case.hpp"
 #include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/where.hpp"
 
 namespace nbk::exp {
+
+// What an ArraysCase on Space holds: its inputs and output in the space's memory, and the output's
+// host mirror (on a host space, all of them in host memory).
+template <class Space>
+Footprint arrays_case_footprint(std::uint64_t inputs, std::uint64_t output) {
+  return is_device_space_v<Space> ? Footprint{output, inputs + output} : Footprint{inputs + 2 * output, 0};
+}
+
+template <class Spec>
+struct ArraysRow;
 
 template <class Spec, class ProblemType>
 struct ArraysSpec {
   using SpecShape = ArraysShape;
   using Problem = ProblemType;
+  using Row = ArraysRow<Spec>;
   struct Told {};
   static constexpr const char* inputs_moved = "";
   static constexpr const char* output_moved = "";
@@ -61,6 +74,36 @@ struct ArraysSpec {
   static constexpr bool timed_with_transfers = true;
   template <class Space>
   static constexpr bool has_vendor = false;
+
+  // The defaults a new workload may keep: the Problem's array `x` copied in, an output of one
+  // element per element of the size (output_length), of the type of the Problem's `reference`,
+  // which every element must match exactly.
+  static std::int64_t output_length(const Size& s) { return s.elements(); }
+  template <class Space>
+  struct Data {
+    using Out = Kokkos::View<typename decltype(ProblemType::reference)::value_type*, typename Space::memory_space>;
+    Data(const ProblemType& p, const Row&) : out(allocate<Out>(std::string(Spec::label) + "::out", p.reference.size())) {}
+    static std::array<decltype(ProblemType::x), 1> inputs(const ProblemType& p) { return {p.x}; }
+    static Footprint footprint(const Size& s, const typename Spec::Told&) {
+      return arrays_case_footprint<Space>(s.elements() * sizeof(typename decltype(ProblemType::x)::value_type),
+                                          Spec::output_length(s) * sizeof(typename Out::value_type));
+    }
+    Out out;
+  };
+  struct HostData {
+    using Out = Kokkos::View<typename decltype(ProblemType::reference)::value_type*, Kokkos::HostSpace>;
+    HostData(const ProblemType& p, const Row&) : out(allocate<Out>(std::string(Spec::label) + "::out", p.reference.size())) {}
+    static Footprint footprint(const Size& s, const typename Spec::Told&) {
+      return {Spec::output_length(s) * sizeof(typename Out::value_type), 0};
+    }
+    Out out;
+  };
+  template <class Out>
+  static Verdict judge(const ProblemType& p, const Row&, const Out& out) {
+    std::int64_t wrong = 0;
+    for (std::size_t i = 0; i < p.reference.size(); ++i) wrong += out(i) != p.reference[i];
+    return mismatch_verdict(wrong);
+  }
 };
 
 // A row's words where they may differ by space: the same on every space, {on a host space, on a
@@ -84,16 +127,13 @@ inline Words only_on(std::string space, std::string words) {
   return w;
 }
 
-template <class Spec>
-struct ArraysRow;
-
 // A row's call: how to make its case, and what the case holds, on each enabled space or on one
 // host thread.
 template <class Spec>
 struct ArraysCall {
   using Make =
       std::function<std::unique_ptr<Case>(const typename Spec::Problem&, const Size&, const ArraysRow<Spec>&)>;
-  using Holds = Footprint (*)(const Size&, const typename Spec::Told&);
+  using Holds = Footprint (*)(const Size&, const ToldBy<Spec>&);
   struct On {
     Make make;
     Holds footprint = nullptr;
@@ -106,7 +146,7 @@ template <class Spec>
 struct ArraysRow {
   std::string name;
   ArraysCall<Spec> call;
-  typename Spec::Told told = {};
+  ToldBy<Spec> told = {};
   VariantRef against = {};  // the host row of this table its speed-up is taken against
   Words moves;              // a host row's; a space row's where not Spec's inputs_moved, output_moved
   std::function<Traffic(const Size&)> traffic = {};  // where it is not the experiment's
@@ -132,13 +172,6 @@ struct ArraysRow {
     return row;
   }
 };
-
-// What an ArraysCase on Space holds: its inputs and output in the space's memory, and the output's
-// host mirror (on a host space, all of them in host memory).
-template <class Space>
-Footprint arrays_case_footprint(std::uint64_t inputs, std::uint64_t output) {
-  return is_device_space_v<Space> ? Footprint{output, inputs + output} : Footprint{inputs + 2 * output, 0};
-}
 
 namespace arrays_detail {
 template <class Spec, template <class> class Data, class Space, class F>
@@ -211,7 +244,7 @@ bool made_on(const ArraysRow<Spec>& row) {
 
 // A row's call on the enabled spaces where `where` holds (all by default), made nowhere else:
 // call(exec, in, data) on the space's Data<Space>.
-template <class Spec, template <class> class Data, Where where = Where::every_space, class F>
+template <class Spec, template <class> class Data = Spec::template Data, Where where = Where::every_space, class F, IfShape<Spec, ArraysShape> = 0>
 ArraysCall<Spec> on_spaces(F call) {
   ArraysCall<Spec> c;
   for_each_enabled_space([&](auto tag) {
@@ -242,7 +275,7 @@ ArraysCall<Spec> cases_on(Args... args) {
 }
 
 // A row's call on one host thread: call(problem, data), its HostData made with the case.
-template <class Spec, class HostData, class F>
+template <class Spec, class HostData = typename Spec::HostData, class F, IfShape<Spec, ArraysShape> = 0>
 ArraysCall<Spec> on_host(F call) {
   ArraysCall<Spec> c;
   c.host.footprint = &HostData::footprint;
@@ -255,6 +288,30 @@ ArraysCall<Spec> on_host(F call) {
         [&p, row](const Out& out) { return Spec::judge(p, row, out); });
   };
   return c;
+}
+
+// The experiment of a workload that keeps ArraysSpec's defaults, over a Problem made as
+// Problem(n, seed) from a size's element count and the run's seed, before its sizes and rows:
+// a call reads x and writes the output once.
+template <class Spec>
+Experiment arrays_experiment(const Notes& notes) {
+  using Problem = typename Spec::Problem;
+  using Element = typename decltype(Problem::x)::value_type;
+  using Result = typename decltype(Problem::reference)::value_type;
+  Experiment e = stated(notes);
+  e.seeded = true;
+  e.traffic = [](const Size& s) {
+    return Traffic{static_cast<std::uint64_t>(s.elements()) * sizeof(Element),
+                   static_cast<std::uint64_t>(Spec::output_length(s)) * sizeof(Result)};
+  };
+  e.problem_bytes = [](const Size& s) {
+    return static_cast<std::uint64_t>(s.elements()) * sizeof(Element) +
+           static_cast<std::uint64_t>(Spec::output_length(s)) * sizeof(Result);
+  };
+  e.make_problem = [](const Size& s, const Settings& settings) {
+    return std::make_shared<Problem>(s.elements(), settings.seed);
+  };
+  return e;
 }
 
 // Adds the table's host rows listed before its last space row, then its space rows on every

@@ -254,6 +254,19 @@ struct ScalarShape {};
 struct ArraysShape {};
 template <class Spec, class Shape>
 using IfShape = std::enable_if_t<std::is_same_v<typename Spec::SpecShape, Shape>, int>;
+// What a row tells (Spec::Told), or nothing for a spec that has no Told: a row type names it, and
+// a compiler may weigh a braced table against every shape's row type before IfShape rejects the
+// others (nvcc does), so a row type must be one that any spec can instantiate.
+template <class Spec, class = void>
+struct ToldOf {
+  struct type {};
+};
+template <class Spec>
+struct ToldOf<Spec, std::void_t<typename Spec::Told>> {
+  using type = typename Spec::Told;
+};
+template <class Spec>
+using ToldBy = typename ToldOf<Spec>::type;
 
 // The verdict of an exact check: "ok", or how many elements were wrong.
 inline Verdict mismatch_verdict(std::int64_t wrong) {

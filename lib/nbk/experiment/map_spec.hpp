@@ -45,6 +45,17 @@
 namespace nbk::exp {
 
 struct NoParam {};
+// A map's Param, or NoParam for a spec of another shape (experiment.hpp's ToldBy says why).
+template <class Spec, class = void>
+struct ParamOfSpec {
+  using type = NoParam;
+};
+template <class Spec>
+struct ParamOfSpec<Spec, std::void_t<typename Spec::Param>> {
+  using type = typename Spec::Param;
+};
+template <class Spec>
+using ParamOf = typename ParamOfSpec<Spec>::type;
 
 template <class Spec>
 struct MapProblem;
@@ -358,7 +369,7 @@ template <class Spec>
 struct MapVariant {
   std::string name;
   Baseline against = {};
-  typename Spec::Param param = {};
+  ParamOf<Spec> param = {};
   Output output = Output::reused;
   std::string below_memcpy_because = {};
   Where where = Where::every_space;

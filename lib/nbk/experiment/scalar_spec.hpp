@@ -126,7 +126,7 @@ struct ScalarRow {
   std::string name;
   std::string moves;  // what one call moves between host and space, in words
   ScalarCall<Spec> call;
-  typename Spec::Told told = {};
+  ToldBy<Spec> told = {};
   Where where = Where::every_space;
   std::string below_memcpy_because = {};
   std::function<Traffic(const Size&)> traffic = {};  // where it is not the experiment's
@@ -244,7 +244,7 @@ Experiment scalar_experiment(const Notes& notes) {
 
 // A row's call on every enabled space: call(data) on the space's Data (Spec::Data<Space>, or
 // another data template of the workload's).
-template <class Spec, template <class> class Data = Spec::template Data, class F>
+template <class Spec, template <class> class Data = Spec::template Data, class F, IfShape<Spec, ScalarShape> = 0>
 ScalarCall<Spec> on_spaces(F call) {
   ScalarCall<Spec> c;
   for_each_enabled_space([&](auto tag) {
@@ -256,7 +256,7 @@ ScalarCall<Spec> on_spaces(F call) {
 }
 
 // A row's call on one host thread: call(host_data), host_data made from the Problem (Spec::HostData).
-template <class Spec, class F>
+template <class Spec, class F, IfShape<Spec, ScalarShape> = 0>
 ScalarCall<Spec> on_host(F call) {
   ScalarCall<Spec> c;
   c.host = scalar_detail::case_maker<Spec, typename Spec::HostData, false>(call);
