@@ -120,41 +120,33 @@ std::vector<Spec::Row> rows() {
             }),
             {bins}, {}, "one host thread, host memory"};
   };
-  const auto atomic = [&](int bins) -> Row {
-    return {fmt::format("atomic-{}", bins), exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
-              histogram::atomic_histogram(exec, in[0], d.bins, d.out);
-            }),
-            {bins}, host(bins)};
+  // A way for the threads to share the counts, at a bin count, against the host at that count.
+  const auto sharing = [&](const char* way, const exp::ArraysCall<Spec>& call) {
+    return [=](int bins) -> Row { return {fmt::format("{}-{}", way, bins), call, {bins}, host(bins)}; };
   };
-  const auto scatter = [&](int bins) -> Row {
-    return {fmt::format("scatter-{}", bins), exp::on_spaces<Spec, Spec::ScatterData>([](auto& exec, auto& in, auto& d) {
-              histogram::scatter_histogram(exec, in[0], d.bins, d.out, d.scatter);
-            }),
-            {bins}, host(bins)};
-  };
-  const auto team = [&](int bins) -> Row {
-    return {fmt::format("team-{}", bins), exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
-              histogram::team_histogram(exec, in[0], d.bins, d.out);
-            }),
-            {bins}, host(bins)};
-  };
-  const auto private_copies = [&](int bins) -> Row {
-    return {fmt::format("private-{}", bins), exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
-              histogram::private_histogram(exec, in[0], d.bins, d.out);
-            }),
-            {bins}, host(bins)};
-  };
+  const auto atomic = sharing("atomic", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+                                histogram::atomic_histogram(exec, in[0], d.bins, d.out);
+                              }));
+  const auto scatter = sharing("scatter", exp::on_spaces<Spec, Spec::ScatterData>([](auto& exec, auto& in, auto& d) {
+                                 histogram::scatter_histogram(exec, in[0], d.bins, d.out, d.scatter);
+                               }));
+  const auto team = sharing("team", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+                              histogram::team_histogram(exec, in[0], d.bins, d.out);
+                            }));
+  const auto private_copies = sharing("private", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+                                        histogram::private_histogram(exec, in[0], d.bins, d.out);
+                                      }));
   Row unchecked = {"unchecked-document-100", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
                      histogram::unchecked_document_histogram(exec, in[0], d.bins, d.out);
                    }),
                    {100}, host(100)};
   unchecked.injected_bug = true;
   static_assert(std::size(bin_counts) == 4, "the table below lists 1, 16, 100 and 4096 bins");
-  return {host(1),   host(16),     host(100),     host(4096),
-          atomic(1), scatter(1),   team(1),       private_copies(1),
-          atomic(16),   scatter(16),   team(16),   private_copies(16),
-          atomic(100),  scatter(100),  team(100),  private_copies(100),
-          atomic(4096), scatter(4096), team(4096), private_copies(4096),
+  return {host(1),       host(16),      host(100),     host(4096),
+          atomic(1),     scatter(1),    team(1),       private_copies(1),
+          atomic(16),    scatter(16),   team(16),      private_copies(16),
+          atomic(100),   scatter(100),  team(100),     private_copies(100),
+          atomic(4096),  scatter(4096), team(4096),    private_copies(4096),
           unchecked};
 }
 
