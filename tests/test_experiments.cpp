@@ -100,7 +100,8 @@ TEST(DesignPage, ExamplesVerifyOnEverySpace) {
   const std::pair<const char*, Statement> examples[] = {
       {"twice", &nbk::twice::experiment}, {"sevens", &nbk::sevens::experiment}, {"scan", &nbk::scan::experiment}};
   for (const auto& [name, statement] : examples) {
-    const nbk::exp::Notes notes{name, std::string("# ") + name + "\nTitle: an example\nDocument: docs/design.md\n"};
+    const std::string text = std::string("# ") + name + "\nTitle: an example\nDocument: docs/design.md\n";
+    const nbk::exp::Notes notes{name, text};  // views of the text, which outlives them
     const Experiment e = nbk::exp::build(notes, statement);
     EXPECT_EQ(e.name, name);
     ASSERT_GE(e.variants.size(), 2u) << name;
