@@ -296,22 +296,11 @@ ArraysCall<Spec> on_host(F call) {
 template <class Spec>
 Experiment arrays_experiment(const Notes& notes) {
   using Problem = typename Spec::Problem;
-  using Element = typename decltype(Problem::x)::value_type;
-  using Result = typename decltype(Problem::reference)::value_type;
-  Experiment e = stated(notes);
-  e.seeded = true;
-  e.traffic = [](const Size& s) {
-    return Traffic{static_cast<std::uint64_t>(s.elements()) * sizeof(Element),
-                   static_cast<std::uint64_t>(Spec::output_length(s)) * sizeof(Result)};
-  };
-  e.problem_bytes = [](const Size& s) {
-    return static_cast<std::uint64_t>(s.elements()) * sizeof(Element) +
-           static_cast<std::uint64_t>(Spec::output_length(s)) * sizeof(Result);
-  };
-  e.make_problem = [](const Size& s, const Settings& settings) {
-    return std::make_shared<Problem>(s.elements(), settings.seed);
-  };
-  return e;
+  return stated_over<Problem>(notes, [](const Size& s) {
+    return Traffic{static_cast<std::uint64_t>(s.elements()) * sizeof(typename decltype(Problem::x)::value_type),
+                   static_cast<std::uint64_t>(Spec::output_length(s)) *
+                       sizeof(typename decltype(Problem::reference)::value_type)};
+  });
 }
 
 // Adds the table's host rows listed before its last space row, then its space rows on every

@@ -58,6 +58,22 @@ Notes legend();
 // An experiment with the name, title, document and size help its notes give.
 Experiment stated(const Notes& notes);
 
+// The same over a Problem made as Problem(n, seed) from a size's element count and the run's
+// seed, a call moving `traffic`, the Problem holding what a call moves (its input and the
+// reference of the output): the defaults of the reduction shapes (scalar_experiment,
+// arrays_experiment).
+template <class ProblemType>
+Experiment stated_over(const Notes& notes, Traffic (*traffic)(const Size&)) {
+  Experiment e = stated(notes);
+  e.seeded = true;
+  e.traffic = traffic;
+  e.problem_bytes = [traffic](const Size& s) { return traffic(s).total(); };
+  e.make_problem = [](const Size& s, const Settings& settings) {
+    return std::make_shared<ProblemType>(s.elements(), settings.seed);
+  };
+  return e;
+}
+
 // Throws std::logic_error when a speed-up baseline or a sweep's variant names no variant of
 // the experiment: references are checked when the experiment is built, not when it runs.
 void check_references(const Experiment& experiment);

@@ -231,15 +231,8 @@ Variant variant_on(const ScalarRow<Spec>& row, const VariantRef& host) {
 // rows (the statement may still set any of it).
 template <class Spec>
 Experiment scalar_experiment(const Notes& notes) {
-  using Element = typename Spec::Element;
-  Experiment e = stated(notes);
-  e.seeded = true;
-  e.traffic = [](const Size& s) { return read_traffic<Element>(s.elements()); };
-  e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(Element); };
-  e.make_problem = [](const Size& s, const Settings& settings) {
-    return std::make_shared<typename Spec::Problem>(s.elements(), settings.seed);
-  };
-  return e;
+  return stated_over<typename Spec::Problem>(
+      notes, [](const Size& s) { return read_traffic<typename Spec::Element>(s.elements()); });
 }
 
 // A row's call on every enabled space: call(data) on the space's Data (Spec::Data<Space>, or
