@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "nbk/add/kernels.hpp"
+#include "nbk/core/math_map.hpp"
 #include "nbk/gaussian/kernels.hpp"
 #include "nbk/mat_add/kernels.hpp"
 #include "nbk/polar/kernels.hpp"
+#include "nbk/sin_exp/kernels.hpp"
 #include "map.hpp"
 #include "spaces.hpp"
 
@@ -88,6 +90,39 @@ std::vector<float> polar_on(const std::vector<float>& rho1, const std::vector<fl
         nbk::polar::distance_map(space, r1, t1, r2, t2, out);
       },
       rho1, theta1, rho2, theta2);
+}
+
+// A map's value of an element does not depend on where the element falls: in a vector loop's
+// body or its remainder, in which thread's share, in an array of which size. Every element of
+// arrays of one repeated input, at sizes around the host code's blocks and vector widths, must
+// equal (bit for bit) the value at size 1. On an AVX2 host a plain loop failed this: libmvec's
+// lanes and glibc's scalar expf differ in the last bit (nbk/core/math_map.hpp).
+TYPED_TEST(Elementwise, MathMapsGiveOneValueWhereverTheElementFalls) {
+  const auto check = [](const char* what, auto map) {
+    const auto one = map(std::size_t{1})[0];
+    for (const std::size_t n : {2, 3, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129, 200, 1000, 4099}) {
+      const auto values = map(n);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(values[i], one) << what << ": element " << i << " of " << n;
+    }
+  };
+  const float x = 2.5f, theta = 1.25f;
+  check("gaussian", [&](std::size_t n) { return gaussian_on<TypeParam>(std::vector<float>(n, x), 0.0f, 1.0f); });
+  check("polar", [&](std::size_t n) {
+    const std::vector<float> rho(n, x), t1(n, theta), t2(n, -theta);
+    return polar_on<TypeParam>(rho, t1, rho, t2);
+  });
+  check("sin_exp", [&](std::size_t n) {
+    return nbk::test::run_map<TypeParam>(
+        [](const auto& space, const auto& a, const auto& b, const auto& out) { nbk::sin_exp::sin_exp(space, a, b, out); },
+        std::vector<double>(n, 0.7), std::vector<double>(n, 0.3));
+  });
+  for (const nbk::MathFunction f : nbk::math_functions)
+    check(nbk::name_of(f), [&](std::size_t n) {
+      return nbk::test::run_map<TypeParam>(
+          [f](const auto& space, const auto& in, const auto& out) { nbk::math_map(f, space, in, out); },
+          std::vector<float>(n, x));
+    });
 }
 
 TYPED_TEST(Elementwise, PolarDistanceAtExactPoints) {

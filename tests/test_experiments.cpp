@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "nbk/core/lambda.hpp"
 #include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/notes.hpp"

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -17,7 +18,7 @@ template <class Space, class X, class Out, class Code = CodeFor<Space>>
 void range_add(const Space& exec, const X& x, const X& y, const Out& out, Code code = {}) {
   check_1d_arguments<Space, X>();
   using T = typename Out::non_const_value_type;
-  map_each("nbk::add", exec, out, x, y, KOKKOS_LAMBDA(T a, T b) { return T(a + b); }, code);
+  map_each("nbk::add", exec, out, x, y, NBK_LAMBDA(exec, (T a, T b) { return T(a + b); }), code);
 }
 
 // The launch shape a grid-stride kernel asked for and the one it got: a team (block) of
@@ -37,11 +38,11 @@ GridShape grid_stride_add(const Space& exec, const X& x, const X& y, const Out& 
   using Policy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<Index>>;
   using Member = typename Policy::member_type;
   const auto n = static_cast<Index>(out.extent(0));
-  const auto body = KOKKOS_LAMBDA(const Member& team) {
+  const auto body = NBK_LAMBDA(exec, (const Member& team) {
     const Index stride = Index(team.league_size()) * team.team_size();
     for (Index i = Index(team.league_rank()) * team.team_size() + team.team_rank(); i < n; i += stride)
       out(i) = x(i) + y(i);
-  };
+  });
   const int allowed = Policy(exec, asked.blocks, 1).team_size_max(body, Kokkos::ParallelForTag());
   const GridShape shape{asked.blocks, std::min(asked.threads, allowed)};
   Kokkos::parallel_for("nbk::add::grid_stride", Policy(exec, shape.blocks, shape.threads), body);

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "nbk/core/fill.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/reduce.hpp"
@@ -16,7 +17,7 @@ namespace nbk {
 template <class Space, class View, class Code = CodeFor<Space>>
 void increment(const Space& exec, const View& v, Code code = {}) {
   using T = typename View::non_const_value_type;
-  update_each("nbk::add_one", exec, v, KOKKOS_LAMBDA(T x) { return T(x + 1); }, code);
+  update_each("nbk::add_one", exec, v, NBK_LAMBDA(exec, (T x) { return T(x + 1); }), code);
 }
 
 // Sum of all elements in 64 bits, run by `exec`: reads every element once. The managed
@@ -26,7 +27,7 @@ std::int64_t sum_elements(const Space& exec, const View& v) {
   check_1d_arguments<Space, View>();
   return reduce_into_host<Kokkos::Sum, std::int64_t>(
       "nbk::sum_elements", range(exec, 0, static_cast<Index>(v.extent(0))),
-      KOKKOS_LAMBDA(Index i, std::int64_t & partial) { partial += v(i); });
+      NBK_LAMBDA(exec, (Index i, std::int64_t & partial) { partial += v(i); }));
 }
 
 }  // namespace nbk

@@ -4,6 +4,7 @@
 // policy as the kernels that read it.
 #include <Kokkos_Core.hpp>
 
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk {
@@ -12,7 +13,7 @@ template <class Space, class View>
 void fill(const Space& exec, const View& v, typename View::const_value_type value) {
   check_1d_arguments<Space, View>();
   Kokkos::parallel_for(
-      "nbk::fill", range(exec, 0, static_cast<Index>(v.extent(0))), KOKKOS_LAMBDA(Index i) { v(i) = value; });
+      "nbk::fill", range(exec, 0, static_cast<Index>(v.extent(0))), NBK_LAMBDA(exec, (Index i) { v(i) = value; }));
 }
 
 }  // namespace nbk

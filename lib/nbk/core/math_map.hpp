@@ -1,13 +1,56 @@
 #pragma once
-// One of the kernels' math functions (nbk::math) mapped over a View, in the shape the kernels
-// use it: what the accuracy tests (tests/test_math.cpp) and the per-function benchmarks
-// (benchmarks/math.cpp) run on every space.
+// Maps whose element function calls the math functions (nbk::math): map_in_blocks, the host code of
+// every such workload, and one function mapped over a View, what the accuracy tests
+// (tests/test_math.cpp) and the per-function benchmarks (benchmarks/math.cpp) run on every space.
 #include <Kokkos_Core.hpp>
 
+#include <array>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk {
+
+// Elements a work item of map_in_blocks takes: a multiple of every vector width.
+inline constexpr int map_block = 64;
+
+// Host code of a map whose element function calls math functions: out(i) = f(in(i)...) for
+// every i of rank-1 Views of one length, a work item a block of map_block elements in a loop of
+// that fixed length, which the compiler vectorizes whole; the last, partial block is computed in
+// full from copies of its inputs padded with its last element. So every element goes through
+// the same vector code. A plain loop over the elements computes its body in vector lanes
+// (libmvec's expf) and its remainder in scalar calls (glibc's expf), which differ in the last
+// bit on AVX2: an element's value would depend on where it falls in a thread's share. (GPU code
+// maps an element a thread; an extended lambda cannot capture the inputs as a pack.)
+template <class Space, class Out, class F, class... In>
+void map_in_blocks(const std::string& label, const Space& exec, const Out& out, const F& f, const In&... in) {
+  static_assert(!is_device_space_v<Space>, "host code runs on a host space");
+  check_1d_arguments<Space, Out>();
+  (check_1d_arguments<Space, In>(), ...);
+  const auto n = static_cast<Index>(out.extent(0));
+  Kokkos::parallel_for(label, range(exec, 0, (n + map_block - 1) / map_block), [=](Index b) {
+    const Index first = b * map_block;
+    if (first + map_block <= n) {
+      for (int k = 0; k < map_block; ++k) out(first + k) = f(in(first + k)...);
+      return;
+    }
+    const int m = static_cast<int>(n - first);
+    const auto padded = [&](const auto& v) {
+      std::array<typename std::decay_t<decltype(v)>::non_const_value_type, map_block> a;
+      for (int k = 0; k < map_block; ++k) a[k] = v(first + (k < m ? k : m - 1));
+      return a;
+    };
+    std::array<typename Out::non_const_value_type, map_block> r;
+    std::apply([&](const auto&... a) { for (int k = 0; k < map_block; ++k) r[k] = f(a[k]...); },
+               std::make_tuple(padded(in)...));
+    for (int k = 0; k < m; ++k) out(first + k) = r[k];
+  });
+}
 
 enum class MathFunction { exp, log, sin, cos };
 inline constexpr MathFunction math_functions[] = {MathFunction::exp, MathFunction::log, MathFunction::sin,
@@ -32,13 +75,16 @@ KOKKOS_INLINE_FUNCTION T apply(T x) {
 }
 
 // out(i) = F(in(i)) on exec.
-template <MathFunction F, class Space, class In, class Out>
-void math_map(const Space& exec, const In& in, const Out& out) {
+template <MathFunction F, class Space, class In, class Out, class Code = CodeFor<Space>>
+void math_map(const Space& exec, const In& in, const Out& out, Code = {}) {
   check_1d_arguments<Space, In>();
   check_1d_arguments<Space, Out>();
-  Kokkos::parallel_for(
-      "nbk::math_map", range(exec, 0, static_cast<Index>(out.extent(0))),
-      KOKKOS_LAMBDA(Index i) { out(i) = apply<F>(in(i)); });
+  using T = typename Out::non_const_value_type;
+  if constexpr (is_gpu_code_v<Code>)
+    Kokkos::parallel_for("nbk::math_map", range(exec, 0, static_cast<Index>(out.extent(0))),
+                         NBK_LAMBDA(exec, (Index i) { out(i) = apply<F>(in(i)); }));
+  else
+    map_in_blocks("nbk::math_map", exec, out, [](T x) { return apply<F>(x); }, in);
 }
 
 // The same with F chosen at run time.

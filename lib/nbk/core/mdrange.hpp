@@ -29,6 +29,7 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -82,10 +83,10 @@ void for_each_index(const std::string& label, const Space& exec, std::array<Inde
                     const F& f, Code code = {}) {
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
-    Kokkos::parallel_for(label, view_order_policy(exec, n, launch), KOKKOS_LAMBDA(Index i, Index j) { f(i, j); });
+    Kokkos::parallel_for(label, view_order_policy(exec, n, launch), NBK_LAMBDA(exec, (Index i, Index j) { f(i, j); }));
   else
     Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code),
-                         KOKKOS_LAMBDA(Index j, Index i) { f(i, j); });
+                         NBK_LAMBDA(exec, (Index j, Index i) { f(i, j); }));
 }
 
 // f(i, j, k) for every index of an n[0] x n[1] x n[2] row-major space, launched as `launch` says.
@@ -95,10 +96,10 @@ void for_each_index(const std::string& label, const Space& exec, std::array<Inde
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
     Kokkos::parallel_for(label, view_order_policy(exec, n, launch),
-                         KOKKOS_LAMBDA(Index i, Index j, Index k) { f(i, j, k); });
+                         NBK_LAMBDA(exec, (Index i, Index j, Index k) { f(i, j, k); }));
   else
     Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code),
-                         KOKKOS_LAMBDA(Index k, Index j, Index i) { f(i, j, k); });
+                         NBK_LAMBDA(exec, (Index k, Index j, Index i) { f(i, j, k); }));
 }
 
 namespace detail {

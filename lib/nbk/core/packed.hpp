@@ -18,6 +18,7 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk {
@@ -57,10 +58,10 @@ void update_each(const std::string& label, const Space& exec, const View& v, con
   const auto p = packs_of<Code>(v);
   const auto packs = static_cast<Index>(p.extent(0));
   if (packs == 0) {
-    Kokkos::parallel_for(label, range(exec, 0, n), KOKKOS_LAMBDA(Index i) { v(i) = f(v(i)); });
+    Kokkos::parallel_for(label, range(exec, 0, n), NBK_LAMBDA(exec, (Index i) { v(i) = f(v(i)); }));
     return;
   }
-  Kokkos::parallel_for(label, range(exec, 0, packs + (n > packs * width)), KOKKOS_LAMBDA(Index c) {
+  Kokkos::parallel_for(label, range(exec, 0, packs + (n > packs * width)), NBK_LAMBDA(exec, (Index c) {
     if (c < packs) {
       auto x = p(c);
       for (int k = 0; k < width; ++k) x.at[k] = f(x.at[k]);
@@ -68,7 +69,7 @@ void update_each(const std::string& label, const Space& exec, const View& v, con
     } else {
       for (Index i = packs * width; i < n; ++i) v(i) = f(v(i));
     }
-  });
+  }));
 }
 
 // out(i) = f(a(i), b(i)) for every i of three rank-1 Views of one length, labelled `label`: a
@@ -86,10 +87,10 @@ void map_each(const std::string& label, const Space& exec, const Out& out, const
   const auto pb = packs_of<Code>(b);
   const auto packs = static_cast<Index>(po.extent(0));
   if (packs == 0 || pa.extent(0) != po.extent(0) || pb.extent(0) != po.extent(0)) {
-    Kokkos::parallel_for(label, range(exec, 0, n), KOKKOS_LAMBDA(Index i) { out(i) = f(a(i), b(i)); });
+    Kokkos::parallel_for(label, range(exec, 0, n), NBK_LAMBDA(exec, (Index i) { out(i) = f(a(i), b(i)); }));
     return;
   }
-  Kokkos::parallel_for(label, range(exec, 0, packs + (n > packs * width)), KOKKOS_LAMBDA(Index c) {
+  Kokkos::parallel_for(label, range(exec, 0, packs + (n > packs * width)), NBK_LAMBDA(exec, (Index c) {
     if (c < packs) {
       const auto x = pa(c), y = pb(c);
       typename decltype(po)::non_const_value_type r;
@@ -98,7 +99,7 @@ void map_each(const std::string& label, const Space& exec, const Out& out, const
     } else {
       for (Index i = packs * width; i < n; ++i) out(i) = f(a(i), b(i));
     }
-  });
+  }));
 }
 
 // A contiguous View of any rank as the rank-1 View of its elements: the same memory, unmanaged.

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::counter {
@@ -28,10 +29,10 @@ template <class Space, class C>
 void racy_increments(const Space& exec, const C& counter, Index increments) {
   check_arguments<Space, C>();
   Kokkos::parallel_for(
-      "nbk::counter::racy", range(exec, 0, increments), KOKKOS_LAMBDA(Index) {
+      "nbk::counter::racy", range(exec, 0, increments), NBK_LAMBDA(exec, (Index) {
         volatile Count* value = counter.data();
         *value = *value + 1;
-      });
+      }));
 }
 
 template <class Space, class C>
@@ -39,7 +40,7 @@ void atomic_increments(const Space& exec, const C& counter, Index increments) {
   check_arguments<Space, C>();
   Kokkos::parallel_for(
       "nbk::counter::atomic", range(exec, 0, increments),
-      KOKKOS_LAMBDA(Index) { Kokkos::atomic_add(counter.data(), Count{1}); });
+      NBK_LAMBDA(exec, (Index) { Kokkos::atomic_add(counter.data(), Count{1}); }));
 }
 
 }  // namespace nbk::counter

@@ -7,8 +7,11 @@
 #include <cmath>
 #include <cstdint>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/flop_count.hpp"
+#include "nbk/core/lambda.hpp"
+#include "nbk/core/math_map.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::gaussian {
@@ -28,14 +31,17 @@ KOKKOS_INLINE_FUNCTION T pdf(T x, T mean, T sigma) {
   return nbk::math::exp(T(-0.5) * z * z) / (sigma * sqrt_2pi<T>());
 }
 
-template <class Space, class X, class P>
-void pdf_map(const Space& exec, const X& x, typename P::value_type mean, typename P::value_type sigma,
-             const P& p) {
+template <class Space, class X, class P, class Code = CodeFor<Space>>
+void pdf_map(const Space& exec, const X& x, typename P::value_type mean, typename P::value_type sigma, const P& p,
+             Code = {}) {
   check_1d_arguments<Space, X>();
   check_1d_arguments<Space, P>();
-  Kokkos::parallel_for(
-      "nbk::gaussian", range(exec, 0, static_cast<Index>(p.extent(0))),
-      KOKKOS_LAMBDA(Index i) { p(i) = pdf(x(i), mean, sigma); });
+  using T = typename P::value_type;
+  if constexpr (is_gpu_code_v<Code>)
+    Kokkos::parallel_for("nbk::gaussian", range(exec, 0, static_cast<Index>(p.extent(0))),
+                         NBK_LAMBDA(exec, (Index i) { p(i) = pdf(x(i), mean, sigma); }));
+  else
+    map_in_blocks("nbk::gaussian", exec, p, [=](T v) { return pdf(v, mean, sigma); }, x);
 }
 
 // One host thread, the same formula with std::exp, in index order.

@@ -14,6 +14,7 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -82,10 +83,10 @@ void atomic_histogram(const Space& exec, const X& x, const Bins& bins, const H& 
   check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   Kokkos::parallel_for(
-      "nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))), KOKKOS_LAMBDA(Index i) {
+      "nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))), NBK_LAMBDA(exec, (Index i) {
         const int bin = bin_of(x(i), bins);
         if (bin >= 0) Kokkos::atomic_add(&histogram(bin), Count{1});
-      });
+      }));
 }
 
 // The counts, LayoutRight on every space: a ScatterView requires the layout of the View it
@@ -105,10 +106,10 @@ void scatter_histogram(const Space& exec, const X& x, const Bins& bins, const H&
   Kokkos::deep_copy(exec, histogram, Count(0));
   scatter.reset_except(exec, histogram);
   Kokkos::parallel_for(
-      "nbk::histogram::scatter", range(exec, 0, static_cast<Index>(x.extent(0))), KOKKOS_LAMBDA(Index i) {
+      "nbk::histogram::scatter", range(exec, 0, static_cast<Index>(x.extent(0))), NBK_LAMBDA(exec, (Index i) {
         const int bin = bin_of(x(i), bins);
         if (bin >= 0) scatter.access()(bin) += 1;
-      });
+      }));
   scatter.contribute_into(exec, histogram);
 }
 
@@ -218,7 +219,7 @@ void team_histogram(const Space& exec, const X& x, const Bins& bins, const H& hi
   const Policy policy = Policy(exec, split.league, split.team_size)
                             .set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(bins.count)));
   Kokkos::parallel_for(
-      "nbk::histogram::team", policy, KOKKOS_LAMBDA(const Member& team) {
+      "nbk::histogram::team", policy, NBK_LAMBDA(exec, (const Member& team) {
         const Local local(team.team_scratch(0), bins.count);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) { local(b) = 0; });
         team.team_barrier();
@@ -230,7 +231,7 @@ void team_histogram(const Space& exec, const X& x, const Bins& bins, const H& hi
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
           if (local(b) != 0) Kokkos::atomic_add(&histogram(b), Count(local(b)));
         });
-      });
+      }));
 }
 
 // "private": every CPU thread counts a chunk of samples into `copies` private int32
@@ -279,7 +280,7 @@ void private_histogram_host(const Space& exec, const X& x, const Bins& bins, con
   const Slots slots = slots_of(bins);
   const Policy policy = Policy(exec, chunks, 1).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
   Kokkos::parallel_for(
-      "nbk::histogram::private", policy, KOKKOS_LAMBDA(const Member& team) {
+      "nbk::histogram::private", policy, NBK_LAMBDA(exec, (const Member& team) {
         const Local local(team.team_scratch(0), size);
         for (int s = 0; s < size; ++s) local(s) = 0;
         const int count = bins.count;
@@ -294,7 +295,7 @@ void private_histogram_host(const Space& exec, const X& x, const Bins& bins, con
           for (int c = 0; c < copies; ++c) sum += local(b * copies + c);
           if (sum != 0) Kokkos::atomic_add(&histogram(b), Count(sum));
         }
-      });
+      }));
 }
 
 template <class Space, class X, class H>
@@ -310,7 +311,7 @@ void private_histogram_device(const Space& exec, const X& x, const Bins& bins, c
   const Policy policy =
       Policy(exec, split.league, split.team_size).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
   Kokkos::parallel_for(
-      "nbk::histogram::private", policy, KOKKOS_LAMBDA(const Member& team) {
+      "nbk::histogram::private", policy, NBK_LAMBDA(exec, (const Member& team) {
         const Local local(team.team_scratch(0), size);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int s) { local(s) = 0; });
         team.team_barrier();
@@ -325,7 +326,7 @@ void private_histogram_device(const Space& exec, const X& x, const Bins& bins, c
           for (int c = 0; c < copies; ++c) sum += local(b * copies + c);
           if (sum != 0) Kokkos::atomic_add(&histogram(b), Count(sum));
         });
-      });
+      }));
 }
 
 template <class Space, class X, class H>
@@ -363,7 +364,7 @@ void unchecked_document_histogram(const Space& exec, const X& x, const Bins& bin
   Kokkos::deep_copy(exec, histogram, Count(0));
   Kokkos::parallel_for(
       "nbk::histogram::unchecked_document", range(exec, 0, static_cast<Index>(x.extent(0))),
-      KOKKOS_LAMBDA(Index i) { Kokkos::atomic_add(&histogram(document_unchecked_bin_of(x(i), bins)), Count{1}); });
+      NBK_LAMBDA(exec, (Index i) { Kokkos::atomic_add(&histogram(document_unchecked_bin_of(x(i), bins)), Count{1}); }));
 }
 
 // One host thread, the reference every variant must match exactly.

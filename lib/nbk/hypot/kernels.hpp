@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::hypot {
@@ -83,7 +84,7 @@ void scaled_map(const Space& exec, const In& x, const In& y, const Out& h) {
   check_1d_arguments<Space, Out>();
   Kokkos::parallel_for(
       "nbk::hypot", range(exec, 0, static_cast<Index>(h.extent(0))),
-      KOKKOS_LAMBDA(Index i) { h(i) = scaled(x(i), y(i)); });
+      NBK_LAMBDA(exec, (Index i) { h(i) = scaled(x(i), y(i)); }));
 }
 
 }  // namespace nbk::hypot

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::l2_norm {
@@ -33,14 +34,14 @@ void row_norms(const Space& exec, const A& a, const N& norms) {
   const auto columns = static_cast<Index>(a.extent(1));
   Kokkos::parallel_for(
       std::is_same_v<Acc, double> ? "nbk::l2_norm::double_acc" : "nbk::l2_norm::float_acc",
-      range(exec, 0, static_cast<Index>(a.extent(0))), KOKKOS_LAMBDA(Index i) {
+      range(exec, 0, static_cast<Index>(a.extent(0))), NBK_LAMBDA(exec, (Index i) {
         Acc acc = 0;
         for (Index j = 0; j < columns; ++j) {
           const Acc x = a(i, j);
           acc += x * x;
         }
         norms(i) = static_cast<float>(nbk::math::sqrt(acc));
-      });
+      }));
 }
 
 // One host thread over a row-major rows x columns matrix, in index order.

@@ -14,6 +14,7 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::matmul {
@@ -85,14 +86,14 @@ void naive(const Space& exec, const A& a, const B& b, const C& c) {
   check_matmul_arguments<Space>(a, b, c);
   const auto n = static_cast<Index>(a.extent(1)), p = static_cast<Index>(c.extent(1));
   Kokkos::parallel_for(
-      "nbk::matmul::naive", range(exec, 0, static_cast<Index>(c.extent(0)) * p), KOKKOS_LAMBDA(Index e) {
+      "nbk::matmul::naive", range(exec, 0, static_cast<Index>(c.extent(0)) * p), NBK_LAMBDA(exec, (Index e) {
         // Consecutive threads take consecutive j: a warp reads one row of B coalesced and one
         // element of A broadcast.
         const Index i = e / p, j = e % p;
         float sum = 0;
         for (Index k = 0; k < n; ++k) sum += a(i, k) * b(k, j);
         c(i, j) = sum;
-      });
+      }));
 }
 
 namespace detail {
@@ -303,10 +304,10 @@ void launch_tiles(const Space& exec, const A& a, const B& b, const C& c) {
   const Policy policy = Policy(exec, static_cast<int>(tiles), Shape::threads)
                             .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes()));
   Kokkos::parallel_for(
-      "nbk::matmul::tiled", policy, KOKKOS_LAMBDA(const Member& team) {
+      "nbk::matmul::tiled", policy, NBK_LAMBDA(exec, (const Member& team) {
         detail::multiply_tile<Shape>(team, a, b, c, team.league_rank() / tile_columns * Shape::rows,
                                      team.league_rank() % tile_columns * Shape::cols);
-      });
+      }));
 }
 
 }  // namespace detail

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/mdrange.hpp"
 
 namespace nbk::maximum {
@@ -31,7 +32,7 @@ void elementwise_max(const Space& exec, const A& a, const A& b, const C& c, cons
   static_assert(Kokkos::SpaceAccessibility<Space, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
   map_elements(
-      "nbk::maximum", exec, launch, c, a, b, KOKKOS_LAMBDA(float x, float y) { return x < y ? y : x; }, code);
+      "nbk::maximum", exec, launch, c, a, b, NBK_LAMBDA(exec, (float x, float y) { return x < y ? y : x; }), code);
 }
 
 // The document's maximum_1: three nested loops on one host thread.

@@ -11,6 +11,7 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::pi {
@@ -60,11 +61,11 @@ void count_inside(const Space& exec, const Pool& pool, int streams, Index sample
   if constexpr (is_gpu_code_v<Code>) {
     Kokkos::parallel_reduce(
         "nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, streams),
-        KOKKOS_LAMBDA(int stream, Count& total) {
+        NBK_LAMBDA(exec, (int stream, Count& total) {
           auto generator = pool.get_state(stream);
           total += count_stream(generator, samples_per_stream);
           pool.free_state(generator);
-        },
+        }),
         inside);
   } else {
     // A CPU core runs two streams side by side: each xorshift step waits on the one before,
@@ -72,7 +73,7 @@ void count_inside(const Space& exec, const Pool& pool, int streams, Index sample
     // points as on a GPU, where the threads themselves are the parallelism.
     Kokkos::parallel_reduce(
         "nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, (streams + 1) / 2),
-        KOKKOS_LAMBDA(int pair, Count& total) {
+        NBK_LAMBDA(exec, (int pair, Count& total) {
           const int first = 2 * pair;
           auto one = pool.get_state(first);
           Count mine = 0;
@@ -86,7 +87,7 @@ void count_inside(const Space& exec, const Pool& pool, int streams, Index sample
           }
           pool.free_state(one);
           total += mine;
-        },
+        }),
         inside);
   }
 }

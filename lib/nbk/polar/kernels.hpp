@@ -6,8 +6,11 @@
 #include <cmath>
 #include <cstdint>
 
+#include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/flop_count.hpp"
+#include "nbk/core/lambda.hpp"
+#include "nbk/core/math_map.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::polar {
@@ -32,14 +35,18 @@ KOKKOS_INLINE_FUNCTION T distance(T rho1, T theta1, T rho2, T theta2) {
   return nbk::math::sqrt(dx * dx + dy * dy);
 }
 
-template <class Space, class In, class Out>
+template <class Space, class In, class Out, class Code = CodeFor<Space>>
 void distance_map(const Space& exec, const In& rho1, const In& theta1, const In& rho2, const In& theta2,
-                  const Out& d) {
+                  const Out& d, Code = {}) {
   check_1d_arguments<Space, In>();
   check_1d_arguments<Space, Out>();
-  Kokkos::parallel_for(
-      "nbk::polar", range(exec, 0, static_cast<Index>(d.extent(0))),
-      KOKKOS_LAMBDA(Index i) { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); });
+  using T = typename Out::value_type;
+  if constexpr (is_gpu_code_v<Code>)
+    Kokkos::parallel_for("nbk::polar", range(exec, 0, static_cast<Index>(d.extent(0))),
+                         NBK_LAMBDA(exec, (Index i) { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); }));
+  else
+    map_in_blocks("nbk::polar", exec, d, [](T r1, T t1, T r2, T t2) { return distance(r1, t1, r2, t2); }, rho1,
+                  theta1, rho2, theta2);
 }
 
 }  // namespace nbk::polar

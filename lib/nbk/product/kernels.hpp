@@ -12,6 +12,7 @@
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/host_log.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/reduce.hpp"
 
@@ -31,7 +32,7 @@ double reduce_product(const Space& exec, const View& x) {
   detail::check_input<Space, View>();
   return reduce_into_host<Kokkos::Prod, double>(
       "nbk::product::prod", range(exec, 0, static_cast<Index>(x.extent(0))),
-      KOKKOS_LAMBDA(Index i, double& partial) { partial *= x(i); });
+      NBK_LAMBDA(exec, (Index i, double& partial) { partial *= x(i); }));
 }
 
 // sum log(x_i): log of the product, without the product's range limits.
@@ -47,7 +48,7 @@ double reduce_log_sum(const Space& exec, const View& x, Code = {}) {
   if constexpr (is_gpu_code_v<Code>) {
     return reduce_into_host<Kokkos::Sum, double>(
         "nbk::product::log_sum", range(exec, 0, n),
-        KOKKOS_LAMBDA(Index i, double& partial) { partial += nbk::math::log(x(i)); });
+        NBK_LAMBDA(exec, (Index i, double& partial) { partial += nbk::math::log(x(i)); }));
   } else {
     using Layout = typename View::array_layout;
     static_assert(std::is_same_v<Layout, Kokkos::LayoutRight> || std::is_same_v<Layout, Kokkos::LayoutLeft>,

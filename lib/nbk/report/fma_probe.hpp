@@ -11,9 +11,10 @@
 #include <cmath>
 #include <cstdint>
 
-#include "nbk/core/policy.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/multiply_add.hpp"
+#include "nbk/core/policy.hpp"
 #include "nbk/core/timer.hpp"
 
 namespace nbk {
@@ -49,7 +50,7 @@ void fma_chains(const Space& exec, const Kokkos::View<double*, typename Space::m
                 int iterations, T a, T b) {
   constexpr int chains = fma_detail::chains<Space, T>();
   Kokkos::parallel_for(
-      "nbk::probe::fma", range(exec, 0, static_cast<Index>(sums.extent(0))), KOKKOS_LAMBDA(Index i) {
+      "nbk::probe::fma", range(exec, 0, static_cast<Index>(sums.extent(0))), NBK_LAMBDA(exec, (Index i) {
         T x[chains];
         for (int j = 0; j < chains; ++j) x[j] = T(fma_detail::start(i, j));
         for (int r = 0; r < iterations; ++r)
@@ -57,7 +58,7 @@ void fma_chains(const Space& exec, const Kokkos::View<double*, typename Space::m
         double total = 0;
         for (int j = 0; j < chains; ++j) total += double(x[j]);
         sums(i) = total;
-      });
+      }));
 }
 
 // One probe of T on Space: `items` work items, `iterations` FMAs per chain; best of

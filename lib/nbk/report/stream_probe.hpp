@@ -24,6 +24,7 @@
 #include "nbk/core/compat.hpp"
 #include "nbk/core/cuda_check.hpp"
 #include "nbk/core/fill.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/timer.hpp"
 #include "nbk/core/traffic.hpp"
@@ -147,19 +148,19 @@ class StreamProbe {
   void copy() {
     const View a = a_, c = c_;
     Kokkos::parallel_for(
-        "nbk::probe::copy", range(exec_, 0, size()), KOKKOS_LAMBDA(Index i) { c(i) = a(i); });
+        "nbk::probe::copy", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i) { c(i) = a(i); }));
   }
   void triad() {
     const View a = a_, b = b_, c = c_;
     const double s = probe_detail::scalar;
     Kokkos::parallel_for(
-        "nbk::probe::triad", range(exec_, 0, size()), KOKKOS_LAMBDA(Index i) { a(i) = b(i) + s * c(i); });
+        "nbk::probe::triad", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i) { a(i) = b(i) + s * c(i); }));
   }
   // An update in place: one array read and written (two streams, no write-allocate).
   void in_place() {
     const View b = b_;
     Kokkos::parallel_for(
-        "nbk::probe::in_place", range(exec_, 0, size()), KOKKOS_LAMBDA(Index i) { b(i) = b(i) + 1.0; });
+        "nbk::probe::in_place", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i) { b(i) = b(i) + 1.0; }));
     ++in_place_calls_;
   }
   // STREAM's Dot: two arrays read, nothing written that scales with them.
@@ -167,7 +168,7 @@ class StreamProbe {
     const View a = a_, c = c_;
     double sum = 0;
     Kokkos::parallel_reduce(
-        "nbk::probe::dot", range(exec_, 0, size()), KOKKOS_LAMBDA(Index i, double& s) { s += a(i) * c(i); }, sum);
+        "nbk::probe::dot", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i, double& s) { s += a(i) * c(i); }), sum);
     return sum;
   }
   void memcpy_copy() { vendor_copy(exec_, c_.data(), a_.data(), static_cast<std::size_t>(size()) * sizeof(double)); }

@@ -10,6 +10,7 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -59,14 +60,14 @@ void team_row_sums(const Space& exec, const A& a, const S& sums) {
   if (rows == 0) return;
   const int league = static_cast<int>(rows < max_league ? rows : max_league);
   Kokkos::parallel_for(
-      "nbk::row_sum::team", Policy(exec, league, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
+      "nbk::row_sum::team", Policy(exec, league, Kokkos::AUTO), NBK_LAMBDA(exec, (const Member& team) {
         for (Index i = team.league_rank(); i < rows; i += team.league_size()) {
           Value total = 0;
           Kokkos::parallel_reduce(
               Kokkos::TeamThreadRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); }, total);
           Kokkos::single(Kokkos::PerTeam(team), [&]() { sums(i) = total; });
         }
-      });
+      }));
 }
 
 // The matrix's rows as whole 16-byte packs for GPU code (nbk/core/packed.hpp): a row of p packs
@@ -108,7 +109,7 @@ void vector_row_sums(const Space& exec, const A& a, const S& sums, Code = {}) {
   const bool packed = packs.extent(0) > 0;
   const Index packs_per_row = columns / 4;
   Kokkos::parallel_for(
-      "nbk::row_sum::vector", Policy(exec, league, rows_per_team, lanes), KOKKOS_LAMBDA(const Member& team) {
+      "nbk::row_sum::vector", Policy(exec, league, rows_per_team, lanes), NBK_LAMBDA(exec, (const Member& team) {
         const Index per_team = team.team_size();
         const Index stride = Index{team.league_size()} * per_team;
         for (Index first = Index{team.league_rank()} * per_team; first < rows; first += stride) {
@@ -131,7 +132,7 @@ void vector_row_sums(const Space& exec, const A& a, const S& sums, Code = {}) {
             Kokkos::single(Kokkos::PerThread(team), [&]() { sums(i) = total; });
           });
         }
-      });
+      }));
 }
 
 // One thread per row, adding its row in order.
@@ -141,11 +142,11 @@ void flat_row_sums(const Space& exec, const A& a, const S& sums) {
   using Value = typename S::non_const_value_type;
   const auto columns = static_cast<Index>(a.extent(1));
   Kokkos::parallel_for(
-      "nbk::row_sum::flat", range(exec, 0, static_cast<Index>(a.extent(0))), KOKKOS_LAMBDA(Index i) {
+      "nbk::row_sum::flat", range(exec, 0, static_cast<Index>(a.extent(0))), NBK_LAMBDA(exec, (Index i) {
         Value total = 0;
         for (Index j = 0; j < columns; ++j) total += a(i, j);
         sums(i) = total;
-      });
+      }));
 }
 
 // One host thread over a row-major rows x columns matrix, in index order.

@@ -17,6 +17,7 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
+#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/reduce.hpp"
@@ -58,10 +59,10 @@ float builtin_sum(const Space& exec, const View& x, Code = {}) {
   const auto packs = static_cast<Index>(p.extent(0));
   if (packs == 0)
     return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", range(exec, 0, n),
-                                                KOKKOS_LAMBDA(Index i, float& partial) { partial += x(i); });
+                                                NBK_LAMBDA(exec, (Index i, float& partial) { partial += x(i); }));
   const Index quarter = packs / 4;
   return reduce_into_host<Kokkos::Sum, float>(
-      "nbk::sum::builtin", range(exec, 0, quarter + (n > quarter * 16)), KOKKOS_LAMBDA(Index c, float& partial) {
+      "nbk::sum::builtin", range(exec, 0, quarter + (n > quarter * 16)), NBK_LAMBDA(exec, (Index c, float& partial) {
         const auto sum = [](const auto& v) { return (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]); };
         if (c < quarter) {
           const auto v0 = p(c), v1 = p(c + quarter), v2 = p(c + 2 * quarter), v3 = p(c + 3 * quarter);
@@ -70,7 +71,7 @@ float builtin_sum(const Space& exec, const View& x, Code = {}) {
           for (Index q = 4 * quarter; q < packs; ++q) partial += sum(p(q));
           for (Index i = packs * 4; i < n; ++i) partial += x(i);
         }
-      });
+      }));
 }
 
 // parallel_reduce with a double accumulator over the float data.
@@ -79,7 +80,7 @@ double accurate_sum(const Space& exec, const View& x) {
   detail::check_input<Space, View>();
   return reduce_into_host<Kokkos::Sum, double>(
       "nbk::sum::accurate", range(exec, 0, static_cast<Index>(x.extent(0))),
-      KOKKOS_LAMBDA(Index i, double& partial) { partial += static_cast<double>(x(i)); });
+      NBK_LAMBDA(exec, (Index i, double& partial) { partial += static_cast<double>(x(i)); }));
 }
 
 // ---- blocked summation ----
@@ -117,11 +118,11 @@ double blocked_sum(const Space& exec, const View& x) {
   const Index n = static_cast<Index>(x.extent(0));
   const Index blocks = (n + blocked::block - 1) / blocked::block;
   return reduce_into_host<Kokkos::Sum, double>(
-      "nbk::sum::blocked", range(exec, 0, blocks), KOKKOS_LAMBDA(Index b, double& partial) {
+      "nbk::sum::blocked", range(exec, 0, blocks), NBK_LAMBDA(exec, (Index b, double& partial) {
         const Index first = b * blocked::block;
         const Index last = detail::smaller(n, first + blocked::block);
         partial += static_cast<double>(block_partial(x, first, last));
-      });
+      }));
 }
 
 template <class Space>
@@ -198,7 +199,7 @@ void tree_partials(const Space& exec, const View& x, const Partials& partials, i
       Policy(exec, league, team_size).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size)));
 
   Kokkos::parallel_for(
-      "nbk::sum::tree_partials", policy, KOKKOS_LAMBDA(const Member& team) {
+      "nbk::sum::tree_partials", policy, NBK_LAMBDA(exec, (const Member& team) {
         const int t = team.team_rank();
         const int threads = team.team_size();
         const Index begin = detail::smaller(n, static_cast<Index>(team.league_rank()) * slice);
@@ -233,7 +234,7 @@ void tree_partials(const Space& exec, const View& x, const Partials& partials, i
           width = half;
         }
         if (t == 0) partials(team.league_rank()) = scratch(0);
-      });
+      }));
 }
 
 // The tree with its partials array allocated once, so that timed calls allocate nothing.
@@ -268,7 +269,7 @@ class TreeSum {
     const Partials partials = partials_;
     return reduce_into_host<Kokkos::Sum, float>(
         "nbk::sum::tree_finish", range(exec_, 0, static_cast<Index>(shape_.league)),
-        KOKKOS_LAMBDA(Index r, float& partial) { partial += partials(r); });
+        NBK_LAMBDA(exec_, (Index r, float& partial) { partial += partials(r); }));
   }
 
  private:
