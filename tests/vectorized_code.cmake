@@ -3,8 +3,7 @@
 # functions have no names), the functions whose demangled name matches one of FUNCTIONS must,
 # for every one of FUNCTIONS, include at least one that holds an instruction matching
 # INSTRUCTIONS (a packed one: vsqrtps, vaddps, vmaxps on xmm, ymm or zmm, as the build's -march
-# gives). For loops whose operations have no library call to import (tests/vectorized.cmake
-# reads those): hypot's division and sqrt, the sums and maxima of add, mat-add and maximum.
+# gives; or a call's relocation, such as libmvec's _ZGVdN8v_expf, which -r lists under the call).
 #   cmake -DOBJDUMP=<objdump> -DFILE=<lib.a> "-DFUNCTIONS=regex;regex" "-DINSTRUCTIONS=regex" -DWHAT=<name>
 #         -P vectorized_code.cmake
 # Each regex is CMake's, matched against objdump -d -C's lines: a function's header
@@ -12,7 +11,7 @@
 # The listing goes to a file of the check's own (WHAT, its test's name: checks run side by side).
 string(MAKE_C_IDENTIFIER "vectorized_code_${WHAT}" listing)
 set(listing "${CMAKE_CURRENT_BINARY_DIR}/${listing}.txt")
-execute_process(COMMAND ${OBJDUMP} -d -C --no-show-raw-insn ${FILE} RESULT_VARIABLE rc OUTPUT_FILE ${listing}
+execute_process(COMMAND ${OBJDUMP} -d -r -C --no-show-raw-insn ${FILE} RESULT_VARIABLE rc OUTPUT_FILE ${listing}
                 ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${OBJDUMP} -d ${FILE} failed (${rc}): ${err}")
