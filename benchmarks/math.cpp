@@ -2,7 +2,7 @@
 // elements, as the kernels call them on every space (`math/<fn>-<f32|f64>/<space>/<n>`: nbk::math
 // in a parallel_for, vector calls on a host space where the build has them) and as one host
 // thread calling scalar libm per element (`math/<fn>-<f32|f64>-libm/host/<n>`), with Gelem/s
-// (items_per_second) and GB/s. Each result is checked against the libm loop's, to 8 ulp.
+// (items_per_second) and bytes_per_second. Each result is checked against the libm loop's, to 8 ulp.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -58,8 +58,6 @@ void report(benchmark::State& state) {
   const auto iterations = static_cast<double>(state.iterations());
   state.SetItemsProcessed(static_cast<std::int64_t>(elements * iterations));
   state.SetBytesProcessed(static_cast<std::int64_t>(2 * sizeof(T) * elements * iterations));
-  state.counters["GB/s"] = benchmark::Counter(2.0 * sizeof(T) * elements * iterations * 1e-9,
-                                              benchmark::Counter::kIsRate);
 }
 
 template <class T>

@@ -22,17 +22,18 @@ using exp::Experiment;
 using exp::Size;
 using exp::Variant;
 
-// Bytes processed (Google Benchmark's bytes_per_second), items (elements), a decimal GB/s
-// counter from the kernel's minimum traffic, and GFLOP/s where flops are counted.
+// The kernel's minimum traffic as Google Benchmark's own rates, over the manual (fenced) time:
+// bytes_per_second (SetBytesProcessed; decimal bytes a second in the JSON, printed in binary
+// units), items_per_second (elements) and, where flops are counted, flops_per_second, a rate
+// counter named like those two. No counter named with its unit ("GB/s" as a rate printed
+// "GB/s=3.81k/s"): tools/nbk-compare reads bytes_per_second.
 void report_traffic(benchmark::State& state, const Traffic& per_iteration, std::int64_t elements) {
   const auto iterations = static_cast<double>(state.iterations());
-  const double bytes = static_cast<double>(per_iteration.total()) * iterations;
-  state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
+  state.SetBytesProcessed(static_cast<std::int64_t>(static_cast<double>(per_iteration.total()) * iterations));
   state.SetItemsProcessed(static_cast<std::int64_t>(static_cast<double>(elements) * iterations));
-  state.counters["GB/s"] = benchmark::Counter(bytes * 1e-9, benchmark::Counter::kIsRate);
   if (per_iteration.flops)
-    state.counters["GFLOP/s"] =
-        benchmark::Counter(static_cast<double>(per_iteration.flops) * iterations * 1e-9, benchmark::Counter::kIsRate);
+    state.counters["flops_per_second"] =
+        benchmark::Counter(static_cast<double>(per_iteration.flops) * iterations, benchmark::Counter::kIsRate);
 }
 
 // The problem of the benchmark that ran last: consecutive benchmarks of one experiment and
