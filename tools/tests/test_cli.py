@@ -7,6 +7,8 @@ import sys
 import tempfile
 import unittest
 
+from nbk_compare import report
+
 from .helpers import TOOLS, fixture, run_tool
 from .runs_fixtures import CPU_CONTEXT, cpu_programs, write_run
 
@@ -55,17 +57,13 @@ class Options(unittest.TestCase):
 
 
 class DefaultOut(unittest.TestCase):
+    """Where the report goes without --out, asked of the function: the tests write under temporary folders only."""
+
     def test_a_record_in_the_tree_reports_into_build_reports(self):
-        results = fixture("results")
-        out = os.path.join(REPO, "build", "reports", "results")
-        shutil.rmtree(out, ignore_errors=True)
-        try:
-            rc, _, err = run_tool("nbk-report", results, "--no-plots", "--quiet")
-            self.assertEqual(rc, 0, err)
-            self.assertTrue(os.path.isfile(os.path.join(out, "index.md")), err)
-            self.assertFalse(os.path.exists(os.path.join(results, "report")))
-        finally:
-            shutil.rmtree(out, ignore_errors=True)
+        self.assertEqual(report.default_out(fixture("results")), os.path.join(REPO, "build", "reports", "results"))
+        self.assertEqual(report.default_out(os.path.join(REPO, "build", "x")), os.path.join(REPO, "build", "x", "report"))
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(report.default_out(tmp), os.path.join(tmp, "report"))
 
 
 class BenchBesideRows(unittest.TestCase):
