@@ -1,18 +1,23 @@
-"""tools/nbk-compare: pairing benchmarks across spaces and files, and regression checks between two runs."""
+"""tools/nbk-compare: what changed from run A to run B, pairing across spaces and files, regression checks."""
 import argparse
 import collections
+import csv
 import dataclasses
 import json
+import re
+import statistics
 import sys
+import textwrap
 
 from . import stats
-from .fmt import MISSING, format_gbps, format_p, format_pct, format_ratio, format_size, format_time
+from .fmt import MISSING, format_gbps, format_p, format_pct, format_ratio, format_size, format_time, md_text
 from .gbench import InputError, size_sort_key
 from .record import Parser, checked
 from .runs import choose_labels, open_compare_input, path_labels
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_BASELINE = "serial"
+WIDTH = 100  # the text's columns at most
 
 
 class UsageError(Exception):
@@ -41,10 +46,6 @@ class Cell:
     time = property(lambda self: None if self.run.error else self.run.time)
     gbps = property(lambda self: None if self.run.error else self.run.gbps)
     spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
-
-    # none for a call crossing the link: its bound is the link
-    reference = property(lambda self: None if self.run.crosses_link else self.run.reference)
-    ref_fraction = property(lambda self: None if self.run.crosses_link or self.error else self.run.fraction)
 
 
 class Row:
@@ -76,16 +77,8 @@ class Comparison:
         self.rows = _sorted_rows(list(rows.values()))
         for row in self.rows:
             self._speedups(row)
-        if len(files) > 1 and not any(len({c.column.file for c in r.cells.values()}) > 1
-                                      for r in self.rows if r.experiment != "probe"):
-            raise UsageError("nothing to pair: " + "; ".join(f"{f.label} has {_contents(f.runs.values())}" for f in files))
 
     cells = property(lambda self: [c for r in self.rows for c in r.cells.values()])
-
-    def not_comparable(self):
-        found = [(row, [_why_absent(f, row) for f in self.files
-                        if f not in {c.column.file for c in row.cells.values()}]) for row in self.rows]
-        return [(row, "; ".join(reasons)) for row, reasons in found if reasons]
 
     def _speedups(self, row):
         base = row.cells.get(self.baseline.label)
@@ -99,9 +92,8 @@ class Comparison:
 
     def legend(self):
         lines = [f"baseline: {self.baseline.label}; 'vs {self.baseline.label}' = baseline time / time (>1: faster).",
-                 "time: median seconds per iteration over the repetitions (else Google Benchmark's median "
-                 "aggregate); spread: iqr = interquartile range / median of the repetitions, cv = stddev / mean "
-                 "from the aggregates (files written with aggregates only)."]
+                 "time: the repetitions' median (else Google Benchmark's median aggregate); spread: iqr = quartiles' "
+                 "distance / median of the repetitions, cv = stddev / mean of the aggregates (files of aggregates only)."]
         if any(c.test for c in self.cells):
             lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
                          f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
@@ -129,22 +121,10 @@ def _contents(runs):
     return "; ".join(f"{e} at {', '.join(sorted(s, key=size_sort_key))}" for e, s in sizes.items()) or "no results"
 
 
-def _why_absent(bench_file, row):
-    mine = [r for r in bench_file.runs.values() if r.experiment == row.experiment]
-    if not mine:
-        return f"no {row.experiment} in {bench_file.label}"
-    same = [r for r in mine if r.variant == row.variant]
-    if not same:
-        return f"no variant {row.variant} in {bench_file.label}"
-    return f"{bench_file.label} has it at {', '.join(sorted({format_size(r.size) for r in same}, key=size_sort_key))}"
-
-
 def _sorted_rows(rows):
     """Experiments and variants in the order they first appear, sizes ascending."""
-    first = {}
-    for i, row in enumerate(rows):
-        first.setdefault(row.experiment, i)
-        first.setdefault((row.experiment, row.variant), i)
+    first = {k: i for i, k in enumerate(dict.fromkeys(k for r in rows for k in (r.experiment,
+                                                                            (r.experiment, r.variant))))}
     return sorted(rows, key=lambda r: (first[r.experiment], first[r.experiment, r.variant], size_sort_key(r.size),
                                        r.extra))
 
@@ -200,9 +180,6 @@ def render_comparison_text(cmp):
            render_text_table(*comparison_table(cmp), blank_between=0), ""] + cmp.legend()
     if errs := [f"  {c.run.name}: {c.run.error}" for c in cmp.cells if c.error]:
         out += ["errors (not comparable):"] + errs
-    if lacking := cmp.not_comparable():
-        out += ["not comparable ('-' in the table):"] + [f"  {row.family} {row.size_label}: {why}"
-                                                          for row, why in lacking]
     return "\n".join(out) + "\n"
 
 
@@ -213,17 +190,17 @@ def comparison_records(cmp):
             cell = row.cells.get(c.label)
             if cell is None:
                 continue
-            kind, rel, details = cell.spread
-            ref = cell.reference
+            (kind, rel, details), link = cell.spread, cell.run.crosses_link  # a call crossing it: judged by the link
+            ref = None if link else cell.run.reference
             records.append({
                 "experiment": row.experiment, "variant": row.variant, "size": row.size, "extra": row.extra,
                 "column": c.label, "space": c.space, "file": c.file.path, "name": cell.run.name, "error": cell.error,
-                "time_s": cell.time, "time_source": None if cell.error else cell.run.time_source,
-                "repetitions": cell.run.repetitions, "spread_kind": kind, "spread": rel,
+                "time_s": cell.time, "repetitions": cell.run.repetitions, "spread_kind": kind, "spread": rel,
                 **{k: details.get(k) for k in ("min_s", "max_s", "q1_s", "q3_s")}, "gb_per_s": cell.gbps,
                 "reference": ref.name if ref else None, "reference_gb_per_s": ref.gbps if ref else None,
-                "fraction_of_reference": cell.ref_fraction, "baseline": cmp.baseline.label, "speedup": cell.speedup,
-                "p_value": cell.p_value, "test": cell.test, "significant": cell.significant})
+                "fraction_of_reference": None if link or cell.error else cell.run.fraction,
+                "baseline": cmp.baseline.label, "speedup": cell.speedup, "p_value": cell.p_value, "test": cell.test,
+                "significant": cell.significant})
     return records
 
 
@@ -235,36 +212,38 @@ def comparison_doc(cmp):
 
 
 @dataclasses.dataclass
-class RegressRow:
+class Pair:
     name: str
-    before: object
-    after: object
-    change: float = None
+    before: object  # A's Run
+    after: object  # B's
+    change: float = None  # B/A - 1
     p_value: float = None
     test: str = None
     verdict: str = ""
     failed: bool = False
 
+    run = property(lambda self: self.before or self.after)
+
 
 class Regression:
-    """Same names in two runs, judged as docs/comparing.md says."""
+    """Same names in two runs, A (before) and B (after); with a threshold, judged as docs/comparing.md says."""
 
     def __init__(self, before, after, threshold, alpha):
         self.before_file, self.after_file, self.threshold, self.alpha = before, after, threshold, alpha
         names = list(dict.fromkeys([*before.runs, *after.runs]))
         if not {n for n, r in before.runs.items() if r.experiment != "probe"} & set(after.runs):
-            raise UsageError(f"{before.path} and {after.path} have no benchmark in common: before has "
-                             f"{_contents(before.runs.values())}; after has {_contents(after.runs.values())}")
-        self.rows = [self._judge(RegressRow(n, before.runs.get(n), after.runs.get(n))) for n in names]
+            raise UsageError(f"{before.path} and {after.path} have no benchmark in common: {before.label} has "
+                             f"{_contents(before.runs.values())}; {after.label} has {_contents(after.runs.values())}")
+        self.rows = [self._judge(Pair(n, before.runs.get(n), after.runs.get(n))) for n in names]
 
     def _judge(self, row):
         b, a = row.before, row.after
         if b is None or a is None:
-            row.verdict = f"not comparable: only {'after' if b is None else 'before'}"
+            row.verdict = f"not comparable: only {'B' if b is None else 'A'}"
         elif a.error or b.error:
             row.failed = bool(a.error and not b.error)
-            row.verdict = f"ERROR after: {a.error}" if row.failed else "error in both" if a.error else \
-                f"error before ({b.error}), fixed"
+            row.verdict = f"ERROR in B: {a.error}" if row.failed else "error in both" if a.error else \
+                f"error in A ({b.error}), fixed"
         elif not b.time or a.time is None:
             row.verdict = "no time"
         else:
@@ -273,7 +252,10 @@ class Regression:
             if tested:
                 _, row.p_value, row.test = stats.mann_whitney_u(b.samples, a.samples)
             significant = row.p_value < self.alpha if tested else None
-            if row.change > self.threshold:
+            if self.threshold is None:  # the U test's verdict alone
+                row.verdict = MISSING if not tested else "slower" if significant and row.change > 0 else \
+                    "faster" if significant else "not significant"
+            elif row.change > self.threshold:
                 row.failed = significant is not False
                 row.verdict = "slower, not significant" if not row.failed else "SLOWER" if tested else \
                     "SLOWER (no repetitions to test)"
@@ -288,72 +270,102 @@ class Regression:
         return [r for r in self.rows if r.failed]
 
     def notes(self):
-        ns = [min(len(r.before.samples), len(r.after.samples)) for r in self.rows if r.test]
-        out = _too_few(min(ns, default=None), self.alpha, ", so no slowdown can fail")
-        if not ns:
+        fewest = min((min(len(r.before.samples), len(r.after.samples)) for r in self.rows if r.test), default=None)
+        out = _too_few(fewest, self.alpha, "" if self.threshold is None else ", so no slowdown can fail")
+        if fewest is None and self.threshold is not None:
             out.append("no per-repetition times on both sides: slowdowns are judged by the threshold alone.")
         return out
-
-
-def render_regress_text(reg):
-    def time(run):
-        return "error" if run and run.error else format_time(_time(run))
-
-    rows = [[r.name, time(r.before), time(r.after), MISSING if r.change is None else f"{r.change * 100:+.1f}%",
-             format_p(r.p_value), r.verdict] for r in reg.rows]
-    text = render_text_table([("", ["benchmark"]), ("", ["before", "after", "change", "p", "verdict"])], rows,
-                             left=[0, 5]).split("\n", 1)[1]  # no group line
-    fails = reg.failures
-    out = [f"before: {reg.before_file.path}", f"after:  {reg.after_file.path}",
-           f"threshold {reg.threshold * 100:g}% slower, alpha {reg.alpha} (two-sided Mann-Whitney U "
-           f"on the repetitions' times)", "", text, "", *reg.notes(),
-           f"{len(fails)} regression(s): " + ", ".join(r.name for r in fails) if fails else "no regression"]
-    return "\n".join(out) + "\n"
-
-
-def regress_doc(reg):
-    return {"before": reg.before_file.path, "after": reg.after_file.path, "threshold": reg.threshold,
-            "alpha": reg.alpha, "notes": reg.notes(), "regressions": [r.name for r in reg.failures],
-            "results": [{"name": r.name, "before_s": _time(r.before), "after_s": _time(r.after),
-                         "before_repetitions": r.before.repetitions if r.before else None,
-                         "after_repetitions": r.after.repetitions if r.after else None, "change": r.change,
-                         "p_value": r.p_value, "test": r.test, "verdict": r.verdict, "regression": r.failed}
-                        for r in reg.rows]}
 
 
 def _time(run):
     return None if run is None or run.error else run.time
 
 
-COMPARE_DESCRIPTION = """\
-Pair rows that differ only in the space, across spaces and runs (docs/comparing.md).
-Also: nbk-compare regress --help. Exit status: 0 done, 2 bad input (one line on stderr).
-"""
-
-REGRESS_DESCRIPTION = """\
-Check AFTER against BEFORE, paired by full name (docs/comparing.md).
-Exit status: 0 no regression, 1 some (listed last), 2 bad input.
-"""
+KEYS = ("name", "experiment", "variant", "space", "size", "extra", "a_s", "b_s", "a_repetitions", "b_repetitions",
+        "b_over_a", "p_value", "test", "verdict", "regression", "a_error", "b_error")
 
 
-def parser():
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--alpha", type=checked(float, lambda v: 0 < v < 1, "must lie between 0 and 1"),
-                        default=DEFAULT_ALPHA, metavar="A",
-                        help="significance level of the U test (default %(default)s)")
-    common.add_argument("--json", action="store_true", help="print JSON instead of the table")
-    p = Parser(prog="nbk-compare")
-    sub = p.add_subparsers(dest="mode", required=True)
-    c = sub.add_parser("compare", prog="nbk-compare", parents=[common], description=COMPARE_DESCRIPTION)
-    c.add_argument("files", nargs="+", metavar="INPUT", help="Google Benchmark JSON, a program's JSON or a run folder")
-    c.add_argument("--baseline", metavar="SPACE", help="space or column label (such as openmp@before) to compare "
+def pairs(reg, pattern=re.compile(""), unpaired=True):
+    """The rows with a time or an error in A or B whose experiment/variant/space `pattern` finds, as records
+    (KEYS), but those of one run only unless `unpaired`; and how many of one run were left out."""
+    found = [r for r in reg.rows if any(x and (x.error or x.time) for x in (r.before, r.after))
+             and pattern.search(f"{r.run.experiment}/{r.run.variant}/{r.run.space}")]
+    shown = [r for r in found if r.before and r.after or unpaired]
+    return [dict(zip(KEYS, (r.name, r.run.experiment, r.run.variant, r.run.space, r.run.size, r.run.extra,
+                            _time(r.before), _time(r.after), r.before and r.before.repetitions,
+                            r.after and r.after.repetitions, None if r.change is None else 1 + r.change, r.p_value,
+                            r.test, r.verdict, r.failed, r.before and r.before.error, r.after and r.after.error)))
+            for r in shown], len(found) - len(shown)
+
+
+def cut(text, width):
+    text = re.sub(r"\s", " ", str(text))
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def render_pairs(reg, rows, left_out, form, out):
+    """A's and B's times side by side, B/A, the verdict, one geometric mean (text, md, csv or json) to `out`."""
+    ratios = [r["b_over_a"] for r in rows if r["b_over_a"]]
+    mean = statistics.geometric_mean(ratios) if ratios else None
+    a, b, fails = reg.before_file, reg.after_file, [r.name for r in reg.failures]
+    notes = [f"geometric mean of B/A over {len(ratios)} row(s) with both times: {format_ratio(mean)}",
+             f"B/A = B's time / A's (<1: B is faster); U test: two-sided Mann-Whitney U of the repetitions' times, "
+             f"alpha {reg.alpha} (- : not both with repetitions)."] + reg.notes() + \
+        [f"{left_out} row(s) of one run only, not shown (--all)"] * bool(left_out) + \
+        [f"{r['name']}: {r['verdict']}" for r in rows if r["a_error"] or r["b_error"]]
+    if reg.threshold is not None:
+        notes.append(f"{len(fails)} regression(s): {', '.join(fails)}" if fails else "no regression")
+    if form == "json":
+        return out.write(json.dumps({"a": {"label": a.label, "path": a.path}, "b": {"label": b.label, "path": b.path},
+                                     "alpha": reg.alpha, "threshold": reg.threshold, "geomean_b_over_a": mean,
+                                     "notes": notes, "regressions": fails, "results": rows}, indent=1) + "\n")
+    if form == "csv":
+        return csv.DictWriter(out, KEYS, lineterminator="\n").writerows([dict(zip(KEYS, KEYS)), *rows])
+    heads = [f"A: {a.label} = {a.path}", f"B: {b.label} = {b.path}"] + (
+        [] if reg.threshold is None else [f"threshold {reg.threshold * 100:g}% slower, alpha {reg.alpha}"])
+    table = [["experiment", "variant", "space", "size", "A", "B", "B/A", "U test" if reg.threshold is None else
+              "verdict"]] + [[r["experiment"], r["variant"], r["space"], f"{format_size(r['size'])} {r['extra']}"
+                              .strip(), *("error" if r[k + "_error"] else format_time(r[k + "_s"]) for k in "ab"),
+                              format_ratio(r["b_over_a"]), r["verdict"] + (f", p {format_p(r['p_value'])}" if
+                                                                           r["p_value"] is not None else "")]
+                             for r in rows]
+    if form == "md":
+        lines = ["| " + " | ".join(md_text(cut(v, 40)) for v in row) + " |" for row in table]
+        lines.insert(1, "|---|---|---|---|---:|---:|---:|---|")
+        return out.write("\n".join([*(f"- {md_text(h)}" for h in heads), "", *lines, "",
+                                    *(f"- {md_text(n)}" for n in notes)]) + "\n")
+    widths = [max(map(len, column)) for column in zip(*table)]
+    while sum(widths) + 2 * (len(widths) - 1) > WIDTH and max(widths[:4] + widths[7:]) > 8:  # the widest cut
+        widths[widths.index(max(widths[:4] + widths[7:]))] -= 1
+    table = [[cut(v, w) for v, w in zip(row, widths)] for row in table]
+    text = render_text_table([("", table[0])], table[1:], left=[0, 1, 2, 3, 7]).split("\n", 1)[1]
+    out.write("\n".join([*(cut(h, WIDTH) for h in heads), "", text, "", *(textwrap.fill(n, WIDTH) for n in notes)])
+              + "\n")
+
+
+DESCRIPTION = """\
+A B: the rows both have, A's and B's times, B/A, the U test, their geometric mean; regress A B: also exit 1
+where B is slower past --threshold. One input, three or more, --columns: a column per space and input,
+against --baseline. Exit status: 0 done, 1 a regression, 2 bad input (one line). docs/comparing.md."""
+
+
+def parser(regress=False):
+    p = Parser(prog="nbk-compare" + " regress" * regress, description=DESCRIPTION)
+    p.add_argument("files", nargs=2 if regress else "+", metavar="INPUT",
+                   help="Google Benchmark JSON, a program's JSON or a run folder")
+    p.add_argument("--alpha", type=checked(float, lambda v: 0 < v < 1, "must lie between 0 and 1"),
+                   default=DEFAULT_ALPHA, metavar="A", help="significance level of the U test (default %(default)s)")
+    p.add_argument("--threshold", type=checked(float, lambda v: v >= 0, "must be 0 or more"), metavar="F",
+                   default=0.10 if regress else None, help="B's slowdown tolerated, a fraction (regress: 0.10)")
+    p.add_argument("--format", choices=("text", "md", "csv", "json"), default="text",
+                   help="md and csv: of two inputs only (default %(default)s)")
+    p.add_argument("--json", dest="format", action="store_const", const="json", help="--format json")
+    p.add_argument("--filter", metavar="REGEX", help="the rows whose experiment/variant/space it matches")
+    p.add_argument("--all", action="store_true", help="also the rows of one input only (regress: always)")
+    p.add_argument("--columns", action="store_true", help="a column per space and input (implied by --baseline)")
+    p.add_argument("--baseline", metavar="SPACE", help="space or column label (such as openmp@before) to compare "
                    f"with (default {DEFAULT_BASELINE})")
-    c.add_argument("--label", action="append", default=[], metavar="NAME", help="label of each file, in order")
-    r = sub.add_parser("regress", prog="nbk-compare regress", parents=[common], description=REGRESS_DESCRIPTION)
-    r.add_argument("before", metavar="BEFORE", help="JSON file or run folder")
-    r.add_argument("after", metavar="AFTER", help="JSON file or run folder")
-    r.add_argument("--threshold", type=checked(float, lambda v: v >= 0, "must be 0 or more"), default=0.10,
-                   metavar="F", help="slowdown tolerated, a fraction (default %(default)s)")
+    p.add_argument("--label", action="append", default=[], metavar="NAME", help="label of each input, in order")
     return p
 
 
@@ -364,19 +376,31 @@ def open_inputs(paths, labels=()):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = parser().parse_args(argv if argv[:1] in (["compare"], ["regress"]) else ["compare"] + argv)
+    regress = argv[:1] == ["regress"]
+    args = parser(regress).parse_args(argv[1:] if argv[:1] in (["compare"], ["regress"]) else argv)
     try:
-        if args.mode == "regress":
-            reg = Regression(*open_inputs([args.before, args.after]), threshold=args.threshold, alpha=args.alpha)
-            text, doc, rc = render_regress_text(reg), regress_doc(reg), 1 if reg.failures else 0
+        try:
+            pattern = re.compile(args.filter or "")
+        except re.error as e:
+            raise UsageError(f"--filter: not a regular expression ({e}): '{args.filter}'") from None
+        files, rc = list(open_inputs(args.files, args.label)), 0
+        if len(files) == 2 and not args.columns and not args.baseline:
+            reg = Regression(*files, alpha=args.alpha, threshold=args.threshold)
+            render_pairs(reg, *pairs(reg, pattern, regress or args.all), args.format, sys.stdout)
+            rc = 1 if reg.failures and reg.threshold is not None else 0
+        elif args.format in ("md", "csv") or args.filter or args.all or args.threshold is not None:
+            raise UsageError("--format md or csv, --filter, --all, --threshold: of two inputs only (no --columns, "
+                             "--baseline)")
         else:
-            cmp = Comparison(list(open_inputs(args.files, args.label)), alpha=args.alpha,
-                             baseline=args.baseline or DEFAULT_BASELINE, baseline_required=bool(args.baseline))
-            text, doc, rc = render_comparison_text(cmp), comparison_doc(cmp), 0
-        sys.stdout.write(json.dumps(doc, indent=1) + "\n" if args.json else text)
+            cmp = Comparison(files, alpha=args.alpha, baseline=args.baseline or DEFAULT_BASELINE,
+                             baseline_required=bool(args.baseline))
+            sys.stdout.write(json.dumps(comparison_doc(cmp), indent=1) + "\n" if args.format == "json" else
+                             render_comparison_text(cmp))
+        for path, why in (skipped for f in files for skipped in getattr(f, "skipped", ())):
+            print(f"nbk-compare: skipped {path}: {why}", file=sys.stderr)
         return rc
     except (InputError, UsageError) as e:
-        print(f"nbk-compare{' regress' * (args.mode == 'regress')}: error: {e}", file=sys.stderr)
+        print(f"nbk-compare{' regress' * regress}: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         sys.stderr.close()

@@ -1,4 +1,4 @@
-"""Every number the tools print, formatted once."""
+"""Every number the tools print, formatted once, and any text as Markdown text."""
 import re
 
 MISSING = "-"
@@ -47,3 +47,12 @@ def blas_text(context):
     said = context.get("blas_threads")
     return (f"{context.get('blas') or 'unknown'} ({context.get('blas_library') or 'library not found'}"
             + (f", reports {said} thread(s)" if said is not None else "") + ")")
+
+
+_MARKUP = re.compile(r"[\\`*\[\]|&<~\x00-\x1f\x7f]|(?<![^\W_])_|_(?![^\W_])")  # "_" but inside a word
+
+
+def md_text(value):
+    """A value as Markdown text (GitHub's and python3-markdown's): no markup, link, entity or line break of its own."""
+    return _MARKUP.sub(lambda m: " " if m[0] < " " or m[0] == "\x7f" else f"&#{ord(m[0])};" if m[0] in "&<~"
+                       else "\\" + m[0], str(value))

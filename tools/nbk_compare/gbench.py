@@ -3,8 +3,8 @@ experiment/variant/space[/size...][/suffix...] (shorter names load)."""
 import json
 import math
 import re
+import statistics
 
-from . import stats
 from .fmt import is_int
 
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -18,28 +18,75 @@ class InputError(Exception):
     """A file that cannot be used; str() is one line naming the file."""
 
 
+class InvalidRecord(InputError):
+    """A field of the wrong type or past a bound: exit 2 even for a file that would be skipped."""
+
+
+# What one file may hold (docs/comparing.md); past a bound, InvalidRecord names the file and the field.
+MAX_BYTES, MAX_DEPTH, MAX_TEXT, MAX_ITEMS, MAX_VALUES = 64 << 20, 32, 16384, 100_000, 1_000_000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # in no string: tab, newline and return only
+NUMBER, TIME, TEXT, INT = (int, float), (float, int), (str,), (int,)  # a schema's types; TIME: seconds, > 0
+
+
 def load_json(path):
-    """The tools' one JSON reader: the data, or InputError naming the file."""
+    """The tools' one JSON reader: the data, or InputError naming the file (and the field past a bound)."""
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, not a JSON file") from None
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror})") from None
+    if len(data) > MAX_BYTES:
+        raise InvalidRecord(f"{path}: larger than {MAX_BYTES >> 20} MiB")
     if not data.strip():
         raise InputError(f"{path}: empty file, not JSON")
     try:
         text = data.decode("utf-8")
-        return json.loads(text)
+        return bounded(path, json.loads(text))
     except UnicodeDecodeError:
         raise InputError(f"{path}: not JSON (not UTF-8 text)") from None
+    except RecursionError:
+        raise InvalidRecord(f"{path}: nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as e:
         truncated = e.pos >= len(text.rstrip()) - 1 or e.msg.startswith("Unterminated")
         raise InputError(f"{path}: {'truncated' if truncated else 'malformed'} JSON ({e.msg} at line {e.lineno} "
                          f"column {e.colno})") from None
+
+
+def bounded(path, data, schema=None):
+    """data, else InvalidRecord naming the file and the first field past a bound or, where `schema` has it (a
+    tuple of types, [an item's schema] or {key: its schema}, "*" any key; null allowed), of another type."""
+    todo, count = [(data, "", 0, schema)], 0
+    while todo:
+        value, where, depth, kind = todo.pop()
+        count += 1
+        text = value if isinstance(value, str) else max(value, key=len, default="") if isinstance(value, dict) else ""
+        many = len(value) if isinstance(value, (list, dict)) else 0
+        why = (f"more than {MAX_VALUES:,} values" if count > MAX_VALUES else f"nested deeper than {MAX_DEPTH} levels"
+               if depth > MAX_DEPTH else f"{many:,} items (at most {MAX_ITEMS:,})" if many > MAX_ITEMS else
+               f"{len(text):,} characters (at most {MAX_TEXT:,})" if len(text) > MAX_TEXT else
+               f"a control character (U+{ord(c[0]):04X})" if (c := _CONTROL.search(text)) else
+               None if kind is None or value is None else _wrong(value, kind if isinstance(kind, tuple) else
+                                                                 (type(kind),)))
+        if why:
+            raise InvalidRecord(f"{path}: {where or 'the file'}: {why}")
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        todo += [(v, (f"{where}.{k[:40]}" if where else k[:40]) if isinstance(k, str) else f"{where}[{k}]", depth + 1,
+                  kind[0] if isinstance(kind, list) else kind.get(k, kind.get("*")) if isinstance(kind, dict) else None)
+                 for k, v in children]
+    return data
+
+
+def _wrong(value, types):
+    if not isinstance(value, types) or isinstance(value, bool) and bool not in types and int in types:
+        return f"expected {' or '.join(t.__name__ for t in types)}, found {type(value).__name__} " \
+            f"{json.dumps(value)[:40]}"
+    if types in (NUMBER, TIME, INT) and not (math.isfinite(value) and (value > 0 or types is not TIME and value == 0)):
+        return f"expected a finite number {'>' if types is TIME else '>='} 0, found {value}"
+    return None
 
 
 def split_name(name):
@@ -113,14 +160,9 @@ class Run:
         return next((v for v in (value(self.aggregates[n]) for n in ("median", "mean") if n in self.aggregates)
                      if v is not None), None)
 
-    time = property(lambda self: _median(self.samples) if self.samples else self._of_aggregates(_seconds))
-    gbps = property(lambda self: _median(self.gbps_samples) if self.gbps_samples else self._of_aggregates(_gbps))
-
-    @property
-    def time_source(self):
-        if self.samples:
-            return f"median of {len(self.samples)}" if len(self.samples) > 1 else "single run"
-        return next((f"{n} aggregate" for n in ("median", "mean") if n in self.aggregates), "none")
+    time = property(lambda self: statistics.median(self.samples) if self.samples else self._of_aggregates(_seconds))
+    gbps = property(lambda self: statistics.median(self.gbps_samples) if self.gbps_samples else
+                    self._of_aggregates(_gbps))
 
     @property
     def repetitions(self):
@@ -131,7 +173,7 @@ class Run:
     def spread(self):
         """(kind, relative value, details): 'iqr' / median, else 'cv' (stddev / mean)."""
         if len(self.samples) >= 2:
-            q1, med, q3 = (stats.quantile(self.samples, q) for q in (0.25, 0.5, 0.75))
+            q1, med, q3 = statistics.quantiles(self.samples, method="inclusive")  # numpy's default, "type 7"
             return "iqr", (q3 - q1) / med if med > 0 else None, {"q1_s": q1, "q3_s": q3, "min_s": min(self.samples),
                                                                  "max_s": max(self.samples)}
         cv = self.aggregates.get("cv")
@@ -168,10 +210,6 @@ def bandwidth_reference(runs, space):
     return None
 
 
-def _median(values):
-    return values[0] if len(values) == 1 else stats.median(values)
-
-
 class BenchFile:
     def __init__(self, path, label=None):
         self.path, self.label = path, label
@@ -189,12 +227,12 @@ class BenchFile:
         for i, row in enumerate(data["benchmarks"]):
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
                 raise InputError(f"{path}: {what} (benchmark {i} has no name)")
-            self._add(row)
+            self._add(row, i)
         refs = {space: bandwidth_reference(self.runs.values(), space) for space in self.spaces}
         for run in self.runs.values():
             run.reference = refs[run.space]
 
-    def _add(self, row):
+    def _add(self, row, i):
         aggregate = row.get("run_type") == "aggregate"
         name = row.get("run_name")
         if not isinstance(name, str):
@@ -207,7 +245,10 @@ class BenchFile:
         if aggregate:
             found = _AGGREGATE_SUFFIX.search(row["name"])
             run.aggregates[row.get("aggregate_name") or (found.group(1) if found else "unknown")] = row
-        elif (t := _seconds(row)) is not None:
+        elif (t := _seconds(row)) is None or t <= 0:
+            raise InvalidRecord(f"{self.path}: benchmarks[{i}].real_time: expected a time > 0, "
+                                f"found {row.get('real_time')}")
+        else:
             run.samples.append(t)
             if (g := _gbps(row)) is not None:
                 run.gbps_samples.append(g)

@@ -7,25 +7,33 @@ import sys
 
 import jinja2
 import markdown
-import markdown.extensions
-import markdown.treeprocessors
-import markupsafe
+from markupsafe import Markup
 
 from . import compare, record, summary
-from .fmt import blas_text, format_gbps, format_pct, format_ratio, format_size, format_time
+from .fmt import blas_text, format_gbps, format_pct, format_ratio, format_size, format_time, md_text
 from .gbench import InputError, on_device, size_sort_key
 from .runs import RunRecord, entries_of, experiment_order, open_runs
 from .summary import NOT_COMPARABLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
+
+
+def code(value):
+    """A value as a Markdown code span (as Markdown text where it holds a backtick)."""
+    text = re.sub(r"\s", " ", str(value))
+    return Markup(f"`{text}`" if "`" not in text else md_text(text))
+
+
+# Every value a template shows is text (fmt.md_text) unless it is Markup: the tool's own Markdown, never a record's.
+TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")), autoescape=True,
+                               finalize=lambda v: v if hasattr(v, "__html__") else Markup(md_text(v)),
                                keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
-# A Markdown table cell: pipes escaped, lines as <br>, never empty.
-TEMPLATES.filters["cell"] = lambda v: str(v).replace("|", "\\|").replace("\n", "<br>") or " "
+# a table cell: text, its lines as <br>, never empty
+TEMPLATES.filters.update(cell=lambda v: Markup("<br>".join(map(md_text, str(v).split("\n"))) or " "), code=code)
+TEMPLATES.globals["nl"] = Markup("\n")
 SECTIONS = TEMPLATES.get_template("sections.md.j2").module
-# The HTML page: every value escaped but the body, which the Markdown pass escaped.
-PAGE = jinja2.Environment(loader=TEMPLATES.loader, autoescape=True,
-                          undefined=jinja2.StrictUndefined).get_template("page.html.j2")
+TEXT = TEMPLATES.overlay(autoescape=False, finalize=None).get_template("sections.md.j2").module  # the terminal's
+PAGE = TEMPLATES.overlay(finalize=None).get_template("page.html.j2")
 
 
 class Doc:
@@ -49,51 +57,21 @@ class Doc:
         self._add("table", headers=headers, rows=rows, right=set(right))
 
     def md(self, section, *args):
-        if text := re.sub(r"\n{3,}", "\n\n", str(getattr(SECTIONS, section)(*args))).strip():
+        if text := Markup(re.sub(r"\n{3,}", "\n\n", getattr(SECTIONS, section)(*args))).strip():
             self._add("md", text=text)
 
     def details(self, summary, pre):
         sub = Doc()
-        sub._add("pre", text=pre)
+        fence = "`" * max(3, 1 + max(map(len, re.findall("`+", pre)), default=0))  # longer than any in the text
+        sub._add("pre", text=Markup(pre.rstrip("\n")), fence=Markup(fence))
         self._add("details", summary=summary, doc=sub)
 
     def markdown(self):
         return TEMPLATES.get_template("report.md.j2").render(doc=self)
 
     def html_body(self):
-        """Markdown without raw HTML (markup from a record stays text)."""
-        parts, plain = [], Doc()
-        for b in self.blocks + [None]:
-            if b is not None and b["kind"] != "details":
-                plain.blocks.append(b)
-                continue
-            if plain.blocks:
-                parts.append(markdown.markdown(plain.markdown(), extensions=["tables", "fenced_code", _NoRawHtml()])
-                             .replace("&lt;br&gt;", "<br>"))  # table cells' line breaks (the "cell" filter's)
-                plain = Doc()
-            if b is not None:
-                parts.append(f"<details><summary>{markupsafe.escape(b['summary'])}</summary>\n"
-                             f"{b['doc'].html_body()}\n</details>")
-        return "\n".join(parts)
-
-
-class _NoRawHtml(markdown.extensions.Extension):
-    """HTML as text; links and images only to relative addresses or http(s)."""
-
-    def extendMarkdown(self, md):
-        md.preprocessors.deregister("html_block")
-        md.inlinePatterns.deregister("html")
-        md.treeprocessors.register(_SafeUrls(md), "safe_urls", 0)
-
-
-class _SafeUrls(markdown.treeprocessors.Treeprocessor):
-    def run(self, root):
-        for el in root.iter():
-            for attr in ("href", "src"):
-                url = el.get(attr)
-                if url is not None and re.match(r"\s*[A-Za-z][A-Za-z0-9+.-]*:", url) and \
-                        not re.match(r"\s*https?://", url, re.I):
-                    del el.attrib[attr]
+        """The Markdown as HTML: its raw HTML (<details>, <br>) is the templates' own, every record's string text."""
+        return markdown.markdown(self.markdown(), extensions=["tables", "fenced_code", "md_in_html"])
 
 
 def _spaces_text(v):
@@ -167,7 +145,7 @@ def machine_section(doc, runs):
     items = list(dict.fromkeys(k for facts in per_run for k in facts))
     doc.table([""] + [r.label for r in runs], [[k] + [f.get(k, "-") for f in per_run] for k in items])
     for run in runs:
-        doc.p(f"{run.label} from: " + ", ".join(f"`{src}`" for src, _ in run.contexts()) + ".")
+        doc.p(Markup(f"Facts of {md_text(run.label)} from: {', '.join(code(src) for src, _ in run.contexts())}."))
         if config := run.value("kokkos_configuration"):
             doc.details(f"Kokkos configuration of {run.label}", pre=str(config))
 
@@ -263,12 +241,13 @@ def _plots(doc, plots_wanted, write, nothing=None, quiet=False):
     from . import plots
     try:
         written = write(plots)
-    except plots.PlotsUnavailable as e:
+    except plots.PlotsUnavailable as e:  # said once, on stderr too, by the plots' section (the first screen: quiet)
+        quiet or print(f"nbk-report: plots skipped: {e}", file=sys.stderr)
         return None if quiet else doc.p(f"Plots skipped: {e}.")
     if not written and nothing:
         doc.p(nothing)
     for path, title in written:
-        doc.p(f"**{title}** (`{os.path.basename(path)}`)")
+        doc.p(Markup(f"**{title}** ({code(os.path.basename(path))})"))
         doc.img(os.path.basename(path), title)
 
 
@@ -279,7 +258,7 @@ def build(runs, out_dir, plots_wanted=True):
     lines = summary.summarize(runs)
     doc = Doc()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    doc.md("header", title, now, runs, [f"`{p}`: {why}" for r in runs for p, why in r.skipped])
+    doc.md("header", title, now, runs, [Markup(f"{code(p)}: {md_text(why)}") for r in runs for p, why in r.skipped])
     if plots_wanted and lines:  # the answer at a glance, first
         _plots(doc, True, lambda plots: [(p, "Speed-up over the best CPU row, per workload") for p in
                                          [plots.plot_speedups(lines, os.path.join(out_dir, "speedup.png"))] if p],
@@ -292,7 +271,7 @@ def build(runs, out_dir, plots_wanted=True):
     experiments_section(doc, runs)
     doc.md("bench", runs, [b.path for r in runs for b in r.bench])
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
-    page = PAGE.render(title=title, body=markupsafe.Markup(doc.html_body()))
+    page = PAGE.render(title=title, body=Markup(doc.html_body()))
     for path, text in zip(written, (doc.markdown(), page)):
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
@@ -302,7 +281,7 @@ def build(runs, out_dir, plots_wanted=True):
 def summary_text(runs, lines):
     groups, rows = summary.summary_table(runs, lines)
     return compare.render_text_table(groups, rows, left=summary.text_columns(groups)) + "\n" \
-        + SECTIONS.legend(summary.legend(runs, lines), "") + "\n"
+        + TEXT.legend(summary.legend(runs, lines), "") + "\n"
 
 
 def default_out(folder):

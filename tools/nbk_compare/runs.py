@@ -1,19 +1,15 @@
 """Runs read from their folders (docs/comparing.md), checked at load; each result row a gbench.Run."""
 import json
-import math
 import os
 import re
 import sys
 
 from . import record
-from .gbench import BenchFile, InputError, Run, bandwidth_reference, is_reference, load_json
+from .gbench import (INT, NUMBER, TEXT, TIME, BenchFile, InputError, InvalidRecord, Run, bandwidth_reference, bounded,
+                     is_reference, load_json)
 
 TRANSFERS = "+transfers"
 SUBFOLDERS = ("results", record.NUMPY_FOLDER)  # part of a run: older runs' results/, nbk-numpy's numpy/
-
-
-class InvalidRecord(InputError):
-    """Fields of the wrong types: exit 2 even for a file that would be skipped."""
 
 
 def _positive(v):
@@ -52,46 +48,21 @@ def rows_of(run, data):
     return out
 
 
-_NUMBER, _TEXT, _INT = (int, float), (str,), (int,)
-# The fields the tools read: a tuple of types, [an item's schema] or {key: its schema} ("*": any key); null is allowed.
+# The fields the tools read, as gbench.bounded's schemas.
 _CONTEXT = {**dict.fromkeys(("host", "host_name", "label", "name", "preset", "git_revision", "cpu_model", "command",
                              "compiler", "kokkos_version", "started_utc", "finished_utc", "date_utc", "date",
-                             "kokkos_configuration", "default_execution_space"), _TEXT),
-            "gpus": [_TEXT], "git_dirty": (bool,), "execution_spaces": (list, str),
-            "kokkos_execution_spaces": (list, str), "threads": _INT}
-_ROW = {"variant": _TEXT, "space": _TEXT, "size": _TEXT + _INT, "elements": _INT, "status": _TEXT, "check": _TEXT,
-        "reason": _TEXT, "judged_on": _TEXT, "fraction_above_100_because": (dict,),
-        "with_transfers": dict.fromkeys(("best_s", "gb_per_s", "fraction_of_link"), _NUMBER),
-        **dict.fromkeys(("first_s", "best_s", "median_s", "gb_per_s", "fraction_of_memcpy", "fraction_of_kokkos_copy",
-                         "fraction_of_link"), _NUMBER)}
-_SWEEP = {**dict.fromkeys(("host_space", "device_space", "host_variant", "device_variant", "note"), _TEXT),
-          "points": [{"*": _NUMBER + _TEXT}]}
+                             "kokkos_configuration", "default_execution_space"), TEXT),
+            "gpus": [TEXT], "git_dirty": (bool,), "execution_spaces": (list, str),
+            "kokkos_execution_spaces": (list, str), "threads": INT, "programs": [TEXT], "exit_codes": (dict,)}
+_ROW = {"variant": TEXT, "space": TEXT, "size": TEXT + INT, "elements": INT, "status": TEXT, "check": TEXT,
+        "reason": TEXT, "judged_on": TEXT, "fraction_above_100_because": (dict,),
+        "with_transfers": {"best_s": TIME, "gb_per_s": NUMBER, "fraction_of_link": NUMBER},
+        **dict.fromkeys(("first_s", "best_s", "median_s"), TIME),
+        **dict.fromkeys(("gb_per_s", "fraction_of_memcpy", "fraction_of_kokkos_copy", "fraction_of_link"), NUMBER)}
+_SWEEP = {**dict.fromkeys(("host_space", "device_space", "host_variant", "device_variant", "note"), TEXT),
+          "points": [{"*": NUMBER + TEXT}]}
 _PROGRAM = {"context": _CONTEXT, "results": [_ROW], "sweeps": [_SWEEP],
-            "probes": {"*": dict.fromkeys(("memcpy_gb_per_s", "copy_gb_per_s"), _NUMBER)}}
-
-
-def _check(path, where, value, types):
-    if value is None:
-        return
-    if not isinstance(value, types) or isinstance(value, bool) and bool not in types and int in types:
-        raise InvalidRecord(f"{path}: {where}: expected {' or '.join(t.__name__ for t in types)}, "
-                            f"found {type(value).__name__} {json.dumps(value)[:40]}")
-    if types in (_NUMBER, _INT) and not (math.isfinite(value) and value >= 0):
-        raise InvalidRecord(f"{path}: {where}: expected a finite number >= 0, found {value}")
-
-
-def check(path, value, schema, where=""):
-    """Raises InvalidRecord naming the file and the first field of `value` that does not fit `schema`."""
-    if isinstance(schema, tuple):
-        return _check(path, where, value, schema)
-    _check(path, where or "the file", value, (type(schema),))
-    if isinstance(schema, list):
-        for i, item in enumerate(value or []):
-            check(path, item, schema[0], f"{where}[{i}]")
-        return
-    for key, item in (value or {}).items():
-        if key in schema or "*" in schema:
-            check(path, item, schema.get(key, schema.get("*")), f"{where}.{key}" if where else key)
+            "probes": {"*": dict.fromkeys(("memcpy_gb_per_s", "copy_gb_per_s"), NUMBER)}}
 
 
 def check_program(path, data):
@@ -99,7 +70,7 @@ def check_program(path, data):
         raise InvalidRecord(f"{path}: experiment: not a name (letters, digits, _): "
                             f"{json.dumps(data['experiment'])[:40]}")
     # "sweep" in older files
-    check(path, dict(data, sweeps=data.get("sweeps") or ([data["sweep"]] if data.get("sweep") else None)), _PROGRAM)
+    bounded(path, dict(data, sweeps=data.get("sweeps") or ([data["sweep"]] if data.get("sweep") else None)), _PROGRAM)
     for i, row in enumerate(data.get("results") or []):
         if not re.fullmatch(r"[0-9]+(x[0-9]+)*", str(row.get("size", "0"))):
             raise InvalidRecord(f"{path}: results[{i}].size: not a size (N, AxB, AxBxC): "
@@ -129,11 +100,15 @@ class RunRecord:
             context = record.read_context(path)
             if context is None:
                 raise InputError(f"{os.path.join(path, record.RUN_FILE)}: not a run context (unreadable JSON object)")
-            check(os.path.join(path, record.RUN_FILE), context, _CONTEXT)
+            bounded(os.path.join(path, record.RUN_FILE), context, _CONTEXT)
             self.context = context
             for folder in [path] + [os.path.join(path, name) for name in SUBFOLDERS]:
                 for p in record.json_files(folder):
                     self.add_file(p)
+            seen = {os.path.basename(p) for p, _ in [*self.programs.values(), *self.skipped]}  # what run.json names
+            named = [*(context.get("programs") or []), *(f"{e}.json" for e in context.get("exit_codes") or {})]
+            self.skipped += [(os.path.join(path, n), "named by run.json, not in the folder") for n in
+                             dict.fromkeys(named) if n not in seen]
         elif path is not None and not os.path.exists(path):
             raise InputError(f"{path}: no such file or run folder")
         for f in files if path is None else [] if os.path.isdir(path) else [path]:  # given files, strictly read

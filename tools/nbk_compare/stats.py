@@ -1,20 +1,10 @@
-"""Quantiles (numpy) and scipy's two-sided Mann-Whitney U test, as Google Benchmark's compare.py: exact
-without ties up to EXACT_MAX a side (scipy's "auto" stops at 8), else normal."""
+"""scipy's two-sided Mann-Whitney U test, as Google Benchmark's compare.py: exact without ties up to
+EXACT_MAX a side (scipy's "auto" stops at 8), else normal."""
 import math
 
-# numpy and scipy are imported where used: scipy.stats alone takes ~0.4 s.
+# scipy is imported where used: scipy.stats alone takes ~0.4 s.
 
 EXACT_MAX = 50
-
-
-def median(values):
-    return quantile(values, 0.5)
-
-
-def quantile(values, q):
-    """Linear interpolation between order statistics (numpy's default, 'type 7')."""
-    import numpy
-    return float(numpy.quantile(values, q))
 
 
 def mann_whitney_u(x, y):

@@ -1,5 +1,6 @@
 """The tools' outputs against golden files (tests/golden/), from the fixtures: nbk-compare's
-table and JSON, regress's, the report's index.md (its date and the temporary folder replaced) and
+view of two inputs (text and md), its table of spaces (--columns) and JSON, regress's, the
+report's index.md (its date and the temporary folder replaced) and
 nbk-numpy --list. `NBK_GOLDEN=update python3 -m unittest tests.test_golden` (in tools/) rewrites
 them; review the diff before committing it."""
 import json
@@ -19,8 +20,14 @@ class Golden(unittest.TestCase):
         return out.replace(os.path.dirname(fixture("x")), "FIXTURES")
 
     def test_compare(self):
-        golden(self, "compare.txt", self.tool("nbk-compare", fixture("spaces.json"), fixture("second.json")))
+        golden(self, "compare.txt", self.tool("nbk-compare", fixture("spaces.json"), fixture("second.json"),
+                                              "--columns"))
         golden(self, "compare.json", self.tool("nbk-compare", fixture("spaces.json"), "--json"))
+
+    def test_compare_two(self):
+        for form in ("text", "md", "csv"):
+            golden(self, f"compare-two.{form.replace('text', 'txt')}", self.tool(
+                "nbk-compare", fixture("before.json"), fixture("after.json"), "--all", "--format", form))
 
     def test_regress(self):
         golden(self, "regress.txt", self.tool("nbk-compare", "regress", fixture("before.json"), fixture("after.json"),

@@ -1,5 +1,5 @@
-"""The report's plots: PNG images from the fixture runs, and a page without them (one sentence)
-where matplotlib does not import."""
+"""The report's plots: PNG images from the fixture runs, and a page without them (one sentence, and
+one line on stderr naming python3-matplotlib) where matplotlib does not import."""
 import os
 import subprocess
 import sys
@@ -58,6 +58,10 @@ class WithoutMatplotlib(unittest.TestCase):
                                    "--quiet"], capture_output=True, text=True, timeout=120,
                                   env=dict(os.environ, PYTHONPATH=os.path.join(tmp, "stand-in")))
             self.assertEqual(proc.returncode, 0, proc.stderr)
+            said = [line for line in proc.stderr.splitlines() if "matplotlib" in line]  # on the terminal, once
+            self.assertEqual(len(said), 1, proc.stderr)
+            self.assertIn("nbk-report: plots skipped: matplotlib is not importable", said[0])
+            self.assertIn("apt-get install python3-matplotlib", said[0])
             self.assertIn("Plots skipped: matplotlib is not importable", read(os.path.join(out, "index.md")))
             self.assertIn("python3-matplotlib", read(os.path.join(out, "index.md")))
             self.assertFalse([n for n in os.listdir(out) if n.endswith(".png")])

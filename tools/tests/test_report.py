@@ -59,7 +59,7 @@ class Report(unittest.TestCase):
                       self.md)
         self.assertIn("| builtin | 134217571 | - | not comparable: not verified: FAILED (error 0.125 > 0.1) |", self.md)
         # the workload's notes, as the program prints them after its table (lib/nbk/add_one/notes.md)
-        self.assertIn("<details><summary>add_one: notes (lib/nbk/add_one/notes.md)</summary>", self.md)
+        self.assertIn('<details markdown="1">\n<summary>add_one: notes (lib/nbk/add_one/notes.md)</summary>', self.md)
         self.assertNotIn("every row, probes, sweeps", self.md)  # no fold repeating the table
         self.assertIn("### hypot", self.md)  # no code knows hypot
         self.assertIn("| sin_exp f32 | never / never |", self.md)

@@ -2,6 +2,7 @@ import random
 import unittest
 
 from nbk_compare import stats
+from nbk_compare.gbench import Run
 
 
 class MannWhitney(unittest.TestCase):
@@ -55,11 +56,13 @@ class MannWhitney(unittest.TestCase):
 
 class Quantiles(unittest.TestCase):
     def test_linear_interpolation(self):
-        xs = [4.0, 1.0, 3.0, 2.0]
-        self.assertEqual(stats.median(xs), 2.5)
-        self.assertEqual(stats.quantile(xs, 0.25), 1.75)
-        self.assertEqual(stats.quantile(xs, 0.75), 3.25)
-        self.assertEqual(stats.quantile([5.0], 0.25), 5.0)
+        """The quartiles of the spread: numpy's default (type 7), by statistics.quantiles(method="inclusive")."""
+        run = Run("x")
+        run.samples = [4.0, 1.0, 3.0, 2.0]
+        kind, rel, details = run.spread
+        self.assertEqual((kind, details["q1_s"], details["q3_s"], rel), ("iqr", 1.75, 3.25, 1.5 / 2.5))
+        run.samples = [5.0]
+        self.assertEqual(run.time, 5.0)
 
 
 if __name__ == "__main__":
