@@ -2,7 +2,7 @@
 # Runs the Google Benchmark suite of one preset and writes build/<preset>/bench.json:
 # 9 repetitions per benchmark (enough for Google Benchmark's Mann-Whitney U test in
 # compare.py), OpenMP threads pinned. Compare its spaces, or two backends, with
-#   tools/nbk-compare build/cuda/bench.json    tools/nbk-compare build/{openmp,cuda}/bench.json
+#   tools/nbk-compare build/cuda/bench.json    tools/nbk-compare build/{openmp,cuda}/bench.json --columns
 # Usage: scripts/bench.sh <serial|openmp|cuda> [extra Google Benchmark flags]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
