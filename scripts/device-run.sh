@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the packed cuda build on a GPU machine (see scripts/pack-device.sh).
-# Usage: bash .device/run.sh [smoke] [info] [tests] [apps] [bench] [profile] [sanitize] [mpi] [report]
+# Usage: bash .device/run.sh [smoke] [info] [tests] [apps] [bench] [profile] [sanitize] [mpi] [parity] [report]
 #        (default: info tests apps bench report; mpi needs scripts/pack-device.sh --mpi)
 #        smoke first on a fresh machine: the GPU tests, the sanitizer's verdicts and every program
 #        once at a small size, in under 3 minutes on an H100: whether the build is sound.
+#        parity: every program's CPU rows (Serial, OpenMP) from the CUDA build and from the host-only
+#        build packed beside it (host/bin), one after the other, and their ratio per row (parity.txt).
 # Environment:
 #   APPS="matmul histogram"   experiments for the apps step (default: every line of experiments.txt)
 #   APP_ARGS="--repetitions 3"  extra arguments for every program of the apps step
@@ -12,12 +14,16 @@
 #   REPS=3                    --benchmark_repetitions
 #   TESTS_FILTER='*/cuda.*'   --gtest_filter for the tests step (default: every test)
 #   PROFILE_APPS="maximum"    experiments for the profile step (default: the memory-bound ones)
+#   PROFILE_SPACE=cuda        the space the profile step runs (tests/device_run.sh: a host space)
+#   PARITY_APPS="add sum"     experiments for the parity step (default: every line of experiments.txt)
+#   PARITY_ARGS="--budget 1"  extra arguments for both builds' programs in the parity step
 #   MPI_ARGS="--size 2^31"    arguments of the mpi step's two-rank runs (default: add-one 2^28, sum at
 #                             its document's 2^27 - 157, 3 repetitions, probes of 2^24: the step in 2 minutes)
 #
-# Results (log.txt, device_info.json, tests.json, <experiment>.json and .txt, bench.json,
-# sanitizer-*.txt, report/) are written to .device/out/ and, when $OUT is set (the
-# workplace's device tool), packed into $OUT/results.tar.gz with log.txt beside it: that tool
+# Results (log.txt, run.json, device_info.json, tests.json, <experiment>.json and .txt, bench.json,
+# ncu-*.txt, sanitizer-*.txt, parity.txt and parity/, report/) are written to .device/out/ and, when
+# $OUT is set (the workplace's device tool), packed into $OUT/results.tar.gz with log.txt (and
+# parity.txt, when the step ran) beside it: that tool
 # brings back at most 8 files from $OUT, and one run writes more than 20. The pack is made
 # again after every program and every step, and on exit, so a call that a time limit kills
 # (SIGKILL included) keeps everything that finished before it. Each call packs only its own
@@ -40,8 +46,8 @@ steps=("$@"); ((${#steps[@]})) || steps=(info tests apps bench report)
 # Every step named is checked before any runs: device time is scarce.
 for step in "${steps[@]}"; do
   case "$step" in
-    smoke|info|tests|apps|bench|profile|sanitize|mpi|report) ;;
-    *) echo "device-run: unknown step '$step' (smoke, info, tests, apps, bench, profile, sanitize, mpi, report)" >&2; exit 2 ;;
+    smoke|info|tests|apps|bench|profile|sanitize|mpi|parity|report) ;;
+    *) echo "device-run: unknown step '$step' (smoke, info, tests, apps, bench, profile, sanitize, mpi, parity, report)" >&2; exit 2 ;;
   esac
 done
 # pack-device.sh ships the binaries as one tarball (see there): unpacked here, beside this script.
@@ -62,11 +68,27 @@ run_into() {
 pack() {
   [[ -n "${OUT:-}" ]] || return 0
   cp "$work/log.txt" "$OUT/log.txt" 2>/dev/null
+  [[ ! -f $work/parity.txt ]] || cp "$work/parity.txt" "$OUT/parity.txt"
   tar -czf "$OUT/.results.tar.gz" -C "$work" . && mv -f "$OUT/.results.tar.gz" "$OUT/results.tar.gz"
 }
 trap 'pack' EXIT
 trap 'note "stopped by a signal"; exit 143' TERM INT
 touch "$work/log.txt"
+
+# The run's record, run.json (tools/nbk-run-record, as scripts/run-experiments.sh writes one): this
+# machine's CPU, core count and GPUs now, the revision, preset, compiler and Kokkos from the pack's
+# built.json (this machine has no checkout), and, after each step, the programs' Kokkos and threads.
+python=$(command -v python3 || true)
+record() {
+  [[ -n $python && -f $here/tools/nbk-run-record ]] || return 0
+  "$python" "$here/tools/nbk-run-record" "$@" >/dev/null || note "run.json: nbk-run-record $1 failed"
+}
+if [[ -n $python && -f $here/tools/nbk-run-record ]]; then
+  built=(); [[ ! -f $here/built.json ]] || built=(--built "$here/built.json")
+  record start --into "$work" --preset cuda "${built[@]}" --command "bash .device/run.sh ${steps[*]}"
+else
+  note "no run.json: no python3 or no $here/tools (pack-device.sh copies it)"
+fi
 
 # Open MPI's launcher from .device/mpi (pack-device.sh --mpi), relocated there, local ranks
 # only: shared memory between them (no network stack is probed), root allowed, and ranks
@@ -149,8 +171,14 @@ for step in "${steps[@]}"; do
            # throughput, the launch's shape and sectors per load request (4 is a coalesced warp's
            # 128 bytes; 32 is a lane a sector). One run of each variant on cuda, at the documents'
            # sizes (add-one's 2^28 instead of 2^31: the same per-byte figures, a 16th of the replays).
+           # The programs probe their references before their kernels, and those probes took every one
+           # of the 60 launches (H200 run of ede4246): here the references are probed once, outside
+           # ncu, into a probe file that the profiled runs read (--probes), so no probe kernel runs
+           # under ncu; a program whose profile holds no kernel of its own is named as not reached.
            ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
            if [[ ! -x $ncu ]]; then note "profile skipped: no ncu"; status=1; continue; fi
+           space=${PROFILE_SPACE:-cuda} probe_file="$work/probes/profile.json"
+           mkdir -p "$work/probes"
            metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,launch__block_size
            metrics+=,launch__grid_size,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
            metrics+=,l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio
@@ -158,11 +186,27 @@ for step in "${steps[@]}"; do
                              [add_one]=2^28 [sum]=134217571 [product]=2^27
                              [histogram]="10000000 --variant atomic-100 --variant scatter-100 --variant team-100 --variant private-100")
            for app in ${PROFILE_APPS:-maximum mat_add row_sum add_one sum histogram product}; do
+             program="$here/bin/nbk-${app//_/-}"
+             # A probe file stands for 15 minutes (the programs' rule): made again after 10.
+             if [[ ! -s $probe_file || -n $(find "$probe_file" -mmin +10) ]]; then
+               rm -f "$probe_file"; size=16; [[ $app == pi ]] && size=16x16
+               note "profile: the references of $space into probes/profile.json ($app at $size, not profiled)"
+               run "$program" --space "$space" --size "$size" --repetitions 1 --probe-size 4096 --probes "$probe_file"
+             fi
              note "profile $app"
              # shellcheck disable=SC2086  # a size and its options
              run_into "$work/ncu-$app.txt" "$ncu" --metrics "$metrics" --kernel-name-base demangled \
-                 --kernel-name "regex:nbk::" --launch-count 60 "$here/bin/nbk-${app//_/-}" --space cuda \
-                 --repetitions 1 --probe-size 4096 ${sizes[$app]:+--size ${sizes[$app]}}
+                 --kernel-name "regex:nbk::" --launch-count 60 "$program" --space "$space" \
+                 --repetitions 1 --probe-size 4096 --probes "$probe_file" ${sizes[$app]:+--size ${sizes[$app]}}
+             # ncu names each launch it profiles: '==PROF== Profiling "<kernel>" - <n>: ...'.
+             profiled=$(grep -c '^==PROF== Profiling "' "$work/ncu-$app.txt" || true)
+             probe_launches=$(grep '^==PROF== Profiling "' "$work/ncu-$app.txt" | grep -cE 'StreamProbe|fma_chains|nbk::probe' || true)
+             if ((profiled - probe_launches > 0)); then
+               note "profile $app: $((profiled - probe_launches)) launches of its kernels profiled ($probe_launches of probes)"
+             else
+               note "profile $app: no kernel of $app reached ($profiled launches profiled, $probe_launches of them probes)"
+               status=1
+             fi
              pack
            done ;;
     smoke) # One short call that says whether the build is sound: the GPU tests, the sanitizer's
@@ -227,6 +271,45 @@ for step in "${steps[@]}"; do
            note "mpi: bad input on 2 ranks (expect exit 2)"
            mpirun_packed -n 2 "$here/mpi/bin/nbk-add-one" --size -5 2>&1 | tee -a "$work/log.txt"
            rc=${PIPESTATUS[0]}; ((rc == 2)) || { status=1; note "mpi: bad input gave exit $rc, not 2"; } ;;
+    parity)
+           # Issue 48: the CUDA build's CPU rows against the host-only build's on this host. Each
+           # program runs its Serial and OpenMP rows from the CUDA build, then at once from the
+           # host-only build (pack-device.sh builds it for x86-64-v3, as the CUDA build's host code),
+           # at sizes that keep the step under two minutes on 16 cores: the documents' sizes where a
+           # row takes milliseconds, smaller where one Serial call would take seconds (add-one 2^27,
+           # not 2^31; pi 2^26 points; matmul 512^3), a row's calls stopped after 1 s (at least 2 timed), the sweeps
+           # left out. Both builds read one probe file (references of 2^20 elements: the ratio is
+           # of times, not of fractions). parity.txt: one line per row, the ratio CUDA / host-only.
+           if [[ ! -d $here/host/bin ]]; then
+             note "parity skipped: no host-only build in $here/host/bin (scripts/pack-device.sh packs one)"; status=1; continue
+           fi
+           export OMP_PROC_BIND=spread OMP_PLACES=threads
+           mkdir -p "$work/parity"  # a subfolder: the report reads the apps step's JSON, not these
+           declare -A parity_sizes=([add_one]=2^26 [sum]=33554275 [pi]=1536x10000 [matmul]=256)
+           for app in ${PARITY_APPS:-$(grep -v '^device_info$' "$here/experiments.txt")}; do
+             name="nbk-${app//_/-}"
+             [[ -x $here/host/bin/$name ]] || { note "parity $app: no host-only $name"; status=1; continue; }
+             args=(--space serial --space openmp --repetitions 3 --probe-size 2^20
+                   --probes "$work/parity/probes.json")
+             [[ -z ${parity_sizes[$app]:-} ]] || args+=(--size "${parity_sizes[$app]}")
+             "$here/bin/$name" --help 2>/dev/null | grep -q -- --no-sweep && args+=(--no-sweep)
+             app_started=$(date +%s.%N)
+             for build in cuda host; do
+               bin="$here/bin"; [[ $build == cuda ]] || bin="$here/host/bin"
+               note "parity $app: $build build"
+               # shellcheck disable=SC2086  # PARITY_ARGS is a list of arguments
+               run_into "$work/parity/$build-$app.txt" "$bin/$name" --json "$work/parity/$build-$app.json" \
+                   "${args[@]}" ${PARITY_ARGS:-}
+             done
+             note "parity $app: $(seconds_since "$app_started") s"
+             pack
+           done
+           if [[ -n $python && -f $here/parity.py ]]; then
+             "$python" "$here/parity.py" "$work/parity" >"$work/parity.txt" || status=1
+             tee -a "$work/log.txt" <"$work/parity.txt"
+           else
+             note "parity: no python3 or no $here/parity.py for the table (the JSON is in parity/)"; status=1
+           fi ;;
     report) if command -v python3 >/dev/null && [[ -f "$here/tools/nbk-report" ]]; then
               note "report"; run python3 "$here/tools/nbk-report" --results "$work" --out "$work/report"
             else
@@ -234,6 +317,7 @@ for step in "${steps[@]}"; do
             fi ;;
   esac
   note "$step: $(seconds_since "$step_started") s"
+  record finish "$work"
   pack
 done
 

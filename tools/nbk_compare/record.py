@@ -111,18 +111,42 @@ def compiler(build_dir):
     return f"{path}: {version.splitlines()[0]}" if version else path
 
 
+def kokkos_version(build_dir):
+    """The Kokkos a build folder was configured with (its KokkosConfigVersion.cmake), or None."""
+    try:
+        with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8", errors="replace") as f:
+            found = re.search(r"^Kokkos_DIR:\w+=(.+)$", f.read(), re.M)
+        with open(os.path.join(found.group(1).strip(), "KokkosConfigVersion.cmake"), encoding="utf-8") as f:
+            version = re.search(r'set\(PACKAGE_VERSION "([^"]+)"\)', f.read())
+    except (OSError, AttributeError):
+        return None
+    return version.group(1) if version else None
+
+
 def _utc_text(when):
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def start(root, preset, command, build_dir):
-    when = datetime.datetime.now(datetime.timezone.utc)
+def build_facts(preset, build_dir):
+    """What a build knows and a machine that only runs it does not (scripts/pack-device.sh packs it as built.json)."""
     rev, dirty = git_revision()
+    return {"preset": preset, "git_revision": rev, "git_dirty": dirty, "compiler": compiler(build_dir),
+            "kokkos_version": kokkos_version(build_dir)}
+
+
+def start(root, preset, command, build_dir, into=None, built=None):
+    """A new run folder under root (or the folder `into`, as it is) and its run.json; `built`: build_facts()
+    written where the programs were built, for a machine without the checkout (.device/run.sh)."""
+    when = datetime.datetime.now(datetime.timezone.utc)
+    facts = dict(built) if built else build_facts(preset, build_dir)
+    facts.setdefault("preset", preset)
     host = socket.gethostname()
-    path = new_run_dir(root, run_name(host, preset, rev + ("+" if dirty else ""), when))
-    write_context(path, {"format": FORMAT, "name": os.path.basename(path), "host": host, "cpu_model": cpu_model(),
-                         "gpus": gpus(), "preset": preset, "git_revision": rev, "git_dirty": dirty,
-                         "compiler": compiler(build_dir), "command": command, "started_utc": _utc_text(when)})
+    name = run_name(host, facts["preset"] or preset, (facts.get("git_revision") or "unknown") +
+                    ("+" if facts.get("git_dirty") else ""), when)
+    path = into if into else new_run_dir(root, name)
+    write_context(path, {"format": FORMAT, "name": name if into else os.path.basename(path), "host": host,
+                         "cpu_model": cpu_model(), "cpu_count": os.cpu_count(), "gpus": gpus(), **facts,
+                         "command": command, "started_utc": _utc_text(when)})
     return path
 
 
@@ -164,7 +188,7 @@ def finish(path, statuses=(), numpy=None):
     first = next(iter(programs.values()), {})
     config = first.get("kokkos_configuration")
     context.update({
-        "kokkos_version": first.get("kokkos_version"), "kokkos_execution_spaces": first.get("execution_spaces"),
+        "kokkos_version": first.get("kokkos_version") or context.get("kokkos_version"), "kokkos_execution_spaces": first.get("execution_spaces"),
         "kokkos_configuration": str(config) if config else None,
         "omp": {k: first.get(k) for k in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS") if k in first},
         "host_concurrency": first.get("host_concurrency"), "programs": sorted(programs),
@@ -190,6 +214,18 @@ def read_context(path):
     return data if isinstance(data, dict) else None
 
 
+def _built(path):
+    """--built FILE: a JSON object (nbk-run-record built's output)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise argparse.ArgumentTypeError(f"cannot read build facts '{path}': {e}")
+    if not isinstance(data, dict):
+        raise argparse.ArgumentTypeError(f"not a JSON object: '{path}'")
+    return data
+
+
 def _status(text):
     name, sep, code = text.partition("=")
     if not sep or not code.lstrip("-").isdigit():
@@ -201,10 +237,17 @@ def main(argv=None):
     p = Parser(prog="nbk-run-record", description=__doc__)
     sub = p.add_subparsers(dest="step", required=True)
     s = sub.add_parser("start", help="create a run folder under ROOT and print its path")
-    s.add_argument("--root", required=True, help="folder of the runs (build/<preset>/runs)")
+    where = s.add_mutually_exclusive_group(required=True)
+    where.add_argument("--root", help="folder of the runs (build/<preset>/runs)")
+    where.add_argument("--into", help="an existing folder to hold run.json (.device/run.sh's results)")
     s.add_argument("--preset", required=True)
     s.add_argument("--build-dir", default="", help="CMake build folder (for the compiler)")
+    s.add_argument("--built", type=_built, help="the build's facts (the 'built' step's JSON), where there is no "
+                   "checkout or build folder")
     s.add_argument("--command", default="", help="the command line of the run")
+    b = sub.add_parser("built", help="print the build's facts (revision, compiler, Kokkos) as JSON, for --built")
+    b.add_argument("--preset", required=True)
+    b.add_argument("--build-dir", required=True, help="CMake build folder")
     f = sub.add_parser("finish", help="add the programs' context and exit codes to RUN/run.json")
     f.add_argument("run")
     f.add_argument("--status", type=_status, action="append", default=[], metavar="EXPERIMENT=CODE")
@@ -212,7 +255,11 @@ def main(argv=None):
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         if args.step == "start":
-            print(start(args.root, args.preset, args.command, args.build_dir))
+            if args.into and not os.path.isdir(args.into):
+                raise OSError(f"{args.into}: no such folder")
+            print(start(args.root, args.preset, args.command, args.build_dir, args.into, args.built))
+        elif args.step == "built":
+            print(json.dumps(build_facts(args.preset, args.build_dir), indent=1))
         else:
             if not os.path.isdir(args.run):
                 raise OSError(f"{args.run}: no such run folder")
