@@ -17,8 +17,7 @@ namespace nbk::add {
 template <class Space, class X, class Out, class Code = CodeFor<Space>>
 void range_add(const Space& exec, const X& x, const X& y, const Out& out, Code code = {}) {
   check_1d_arguments<Space, X>();
-  using T = typename Out::non_const_value_type;
-  map_each("nbk::add", exec, out, x, y, NBK_LAMBDA(exec, (T a, T b) { return T(a + b); }), code);
+  map_each("nbk::add", exec, out, x, y, Plus{}, code);
 }
 
 // The launch shape a grid-stride kernel asked for and the one it got: a team (block) of

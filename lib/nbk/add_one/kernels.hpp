@@ -12,12 +12,18 @@
 
 namespace nbk {
 
+struct PlusOne {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(T x) const {
+    return T(x + 1);
+  }
+};
+
 // v[i] += 1 for every i: the document's convert_to_one kernel (labelled nbk::add_one), four
 // int32 to a GPU thread in 16-byte accesses (nbk/core/packed.hpp says why).
 template <class Space, class View, class Code = CodeFor<Space>>
 void increment(const Space& exec, const View& v, Code code = {}) {
-  using T = typename View::non_const_value_type;
-  update_each("nbk::add_one", exec, v, NBK_LAMBDA(exec, (T x) { return T(x + 1); }), code);
+  update_each("nbk::add_one", exec, v, PlusOne{}, code);
 }
 
 // Sum of all elements in 64 bits, run by `exec`: reads every element once. The managed

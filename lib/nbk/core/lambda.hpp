@@ -11,7 +11,10 @@
 // and libmvec's vectors. NBK_LAMBDA makes two closures of one body, a plain lambda for the host
 // spaces and a KOKKOS_LAMBDA for the device spaces, and lambda_for keeps the one that `exec`'s
 // space runs; the other is built and dropped at the call (in a build without a device both are
-// the same plain lambda). CI reads the CUDA build's host code for it (tests/CMakeLists.txt,
+// the same plain lambda). A closure handed to a function that defines an NBK_LAMBDA must not be
+// an NBK_LAMBDA (nvcc refuses a lambda type local to a host function as a template argument of
+// such a function, even where its extended lambda is dropped): element operations are functors
+// (nbk/core/packed.hpp). CI reads the CUDA build's host code for it (tests/CMakeLists.txt,
 // "host code of a CUDA build"): no host space instantiates a kernel with nvcc's wrapper, and the
 // host loops hold packed instructions and vector math, as a host-only build's do.
 #include <Kokkos_Core.hpp>

@@ -48,6 +48,16 @@ auto packs_of(const View& v) {
   return Packs(reinterpret_cast<P*>(v.data()), static_cast<std::size_t>(v.extent(0)) / width);
 }
 
+// The element operations of the maps below are functors at namespace scope, not lambdas: nvcc
+// refuses a lambda type local to a host function (what NBK_LAMBDA gives a host space) as a
+// template argument of a function that defines an extended lambda, as these do.
+struct Plus {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(T a, T b) const {
+    return T(a + b);
+  }
+};
+
 // v(i) = f(v(i)) for every i, labelled `label`: a thread a 16-byte pack where packs_of gives
 // them (the last thread takes the tail), a thread an element elsewhere.
 template <class Space, class View, class F, class Code = CodeFor<Space>>

@@ -14,7 +14,6 @@
 #endif
 
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/mdrange.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -39,8 +38,7 @@ void mat_add(const Space& exec, const A& a, const A& b, const C& c, const Launch
   static_assert(A::rank == 2 && C::rank == 2, "MatAdd works on 2-D Views");
   static_assert(Kokkos::SpaceAccessibility<Space, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
-  map_elements(
-      "nbk::mat_add", exec, launch, c, a, b, NBK_LAMBDA(exec, (float x, float y) { return x + y; }), code);
+  map_elements("nbk::mat_add", exec, launch, c, a, b, Plus{}, code);
 }
 
 // Host spaces only: C = A + B over the matrices' spans with non-temporal stores, in blocks of

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/mdrange.hpp"
 
 namespace nbk::maximum {
@@ -25,14 +24,18 @@ inline constexpr Launch document_launch{{8, 8, 8}};  // the document's threads_p
 inline constexpr Launch coalesced_launch{{1, 2, 128}, Walk::contiguous_first};
 inline constexpr Launch flat_launch{{}, Walk::flat};
 
+// The larger of two floats, the document's `a if a > b else b` with NaN as the second.
+struct Larger {
+  KOKKOS_INLINE_FUNCTION float operator()(float x, float y) const { return x < y ? y : x; }
+};
+
 template <class Space, class A, class C, class Code = CodeFor<Space>>
 void elementwise_max(const Space& exec, const A& a, const A& b, const C& c, const Launch& launch, Code code = {}) {
   static_assert(Kokkos::is_execution_space<Space>::value);
   static_assert(A::rank == 3 && C::rank == 3, "the maximum works on 3-D Views");
   static_assert(Kokkos::SpaceAccessibility<Space, typename C::memory_space>::accessible,
                 "the views' memory is not accessible from this execution space");
-  map_elements(
-      "nbk::maximum", exec, launch, c, a, b, NBK_LAMBDA(exec, (float x, float y) { return x < y ? y : x; }), code);
+  map_elements("nbk::maximum", exec, launch, c, a, b, Larger{}, code);
 }
 
 // The document's maximum_1: three nested loops on one host thread.
