@@ -24,19 +24,13 @@ class UsageError(Exception):
     """A request that does not fit the inputs (unknown baseline, ...)."""
 
 
-@dataclasses.dataclass(eq=False)
-class Column:
-    file: object
-    space: str
-    label: str
-
-    runs = property(lambda self: [r for r in self.file.runs.values() if r.space == self.space])
+Column = collections.namedtuple("Column", "file space label")
+Row = collections.namedtuple("Row", "experiment variant size extra size_label cells")  # cells: column label -> Cell
 
 
 @dataclasses.dataclass(eq=False)
 class Cell:
     run: object
-    column: Column
     speedup: float = None
     p_value: float = None
     test: str = None
@@ -46,13 +40,6 @@ class Cell:
     time = property(lambda self: None if self.run.error else self.run.time)
     gbps = property(lambda self: None if self.run.error else self.run.gbps)
     spread = property(lambda self: (None, None, {}) if self.run.error else self.run.spread)
-
-
-class Row:
-    def __init__(self, run):
-        self.experiment, self.variant, self.size, self.extra = run.key
-        self.family, self.cells = run.family, {}  # cells: column label -> Cell
-        self.size_label = f"{format_size(self.size)} {self.extra or ''}".strip()
 
 
 class Comparison:
@@ -72,8 +59,9 @@ class Comparison:
         self.baseline = base
         rows = {}
         for c in self.columns:
-            for run in c.runs:
-                rows.setdefault(run.key, Row(run)).cells[c.label] = Cell(run, c)
+            for run in (r for r in c.file.runs.values() if r.space == c.space):
+                row = rows.setdefault(run.key, Row(*run.key, f"{format_size(run.size)} {run.extra}".strip(), {}))
+                row.cells[c.label] = Cell(run)
         self.rows = _sorted_rows(list(rows.values()))
         for row in self.rows:
             self._speedups(row)
@@ -101,8 +89,7 @@ class Comparison:
         else:
             lines.append("no per-repetition times in the input (aggregates only or single runs): "
                          "no significance test; rerun without --benchmark_report_aggregates_only.")
-        lines.extend(self.notes)
-        return lines
+        return lines + self.notes
 
 
 def _too_few(n, alpha, consequence):
@@ -114,11 +101,9 @@ def _too_few(n, alpha, consequence):
 
 def _contents(runs):
     """'add_one at 2147483648; sum at 134217571'."""
-    sizes = {}
-    for r in runs:
-        if r.experiment != "probe":
-            sizes.setdefault(r.experiment, set()).add(r.size)
-    return "; ".join(f"{e} at {', '.join(sorted(s, key=size_sort_key))}" for e, s in sizes.items()) or "no results"
+    runs = [r for r in runs if r.experiment != "probe"]
+    return "; ".join(f"{e} at {', '.join(sorted({r.size for r in runs if r.experiment == e}, key=size_sort_key))}"
+                     for e in dict.fromkeys(r.experiment for r in runs)) or "no results"
 
 
 def _sorted_rows(rows):
@@ -265,16 +250,13 @@ class Regression:
                 row.verdict = "within threshold"
         return row
 
-    @property
-    def failures(self):
-        return [r for r in self.rows if r.failed]
+    failures = property(lambda self: [r for r in self.rows if r.failed])
 
     def notes(self):
         fewest = min((min(len(r.before.samples), len(r.after.samples)) for r in self.rows if r.test), default=None)
-        out = _too_few(fewest, self.alpha, "" if self.threshold is None else ", so no slowdown can fail")
-        if fewest is None and self.threshold is not None:
-            out.append("no per-repetition times on both sides: slowdowns are judged by the threshold alone.")
-        return out
+        return _too_few(fewest, self.alpha, "" if self.threshold is None else ", so no slowdown can fail") + (
+            ["no per-repetition times on both sides: slowdowns are judged by the threshold alone."]
+            if fewest is None and self.threshold is not None else [])
 
 
 def _time(run):

@@ -86,7 +86,6 @@ def _wrong(value, types):
             f"{json.dumps(value)[:40]}"
     if types in (NUMBER, TIME, INT) and not (math.isfinite(value) and (value > 0 or types is not TIME and value == 0)):
         return f"expected a finite number {'>' if types is TIME else '>='} 0, found {value}"
-    return None
 
 
 def split_name(name):
