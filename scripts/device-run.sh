@@ -276,10 +276,11 @@ for step in "${steps[@]}"; do
            # program runs its Serial and OpenMP rows from the CUDA build, then at once from the
            # host-only build (pack-device.sh builds it for x86-64-v3, as the CUDA build's host code),
            # at sizes that keep the step under two minutes on 16 cores: the documents' sizes where a
-           # row takes milliseconds, smaller where one Serial call would take seconds (add-one 2^27,
-           # not 2^31; pi 2^26 points; matmul 512^3), a row's calls stopped after 1 s (at least 2 timed), the sweeps
-           # left out. Both builds read one probe file (references of 2^20 elements: the ratio is
-           # of times, not of fractions). parity.txt: one line per row, the ratio CUDA / host-only.
+           # row takes milliseconds, smaller where one Serial call would take seconds (add-one 2^26,
+           # not 2^31; sum 2^25 - 157; pi the document's 1536x10000 points, not the GPU's 2^30; matmul
+           # 256^3), 3 timed calls, the sweeps left out: 18 s for one build on the 2-core development
+           # VM. Both builds read one probe file (references of 2^20 elements: the ratio is of times,
+           # not of fractions). parity.txt: one line per row, the ratio CUDA / host-only.
            if [[ ! -d $here/host/bin ]]; then
              note "parity skipped: no host-only build in $here/host/bin (scripts/pack-device.sh packs one)"; status=1; continue
            fi
