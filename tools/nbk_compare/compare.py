@@ -292,7 +292,7 @@ def render_pairs(reg, rows, left_out, form, out):
     a, b, fails = reg.before_file, reg.after_file, [r.name for r in reg.failures]
     notes = [f"geometric mean of B/A over {len(ratios)} row(s) with both times: {format_ratio(mean)}",
              f"B/A = B's time / A's (<1: B is faster); U test: two-sided Mann-Whitney U of the repetitions' times, "
-             f"alpha {reg.alpha} (- : not both with repetitions)."] + reg.notes() + \
+             f"alpha {reg.alpha} ('-': not both with repetitions)."] + reg.notes() + \
         [f"{left_out} row(s) of one run only, not shown (--all)"] * bool(left_out) + \
         [f"{r['name']}: {r['verdict']}" for r in rows if r["a_error"] or r["b_error"]]
     if reg.threshold is not None:
