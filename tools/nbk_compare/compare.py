@@ -1,5 +1,4 @@
 """tools/nbk-compare: what changed from run A to run B, pairing across spaces and files, regression checks."""
-import argparse
 import collections
 import csv
 import dataclasses
@@ -81,7 +80,8 @@ class Comparison:
     def legend(self):
         lines = [f"baseline: {self.baseline.label}; 'vs {self.baseline.label}' = baseline time / time (>1: faster).",
                  "time: the repetitions' median (else Google Benchmark's median aggregate); spread: iqr = quartiles' "
-                 "distance / median of the repetitions, cv = stddev / mean of the aggregates (files of aggregates only)."]
+                 "distance / median of the repetitions, cv = stddev / mean of the aggregates (files of aggregates "
+                 "only)."]
         if any(c.test for c in self.cells):
             lines.append(f"* = significant, ? = not significant: two-sided Mann-Whitney U test of the "
                          f"repetitions' times, alpha {self.alpha}; no mark = no repetitions to test.")
