@@ -1,37 +1,34 @@
-"""nbk-report's PNG plots (matplotlib's Agg): speedup.png and times.png (small multiples, paged)."""
+"""nbk-report's PNG plots (matplotlib's Agg): a roofline per record, the single-size workloads' times as one bar chart,
+the multi-size ones' curves with the crossover table's crossovers (times.png, paged)."""
 import math
 import os
 import struct
 import sys
 
-from .fmt import UNITS, format_ratio, format_size, format_time
-from .gbench import REFERENCE_SPACES
-from .runs import entries_of
-from .summary import cpu_runs, crossover, reference_runs, reference_spaces
+from .fmt import format_size, format_time
+from .summary import TRANSFERS, _row, best
+
+DPI, FONT = 110, 8
+MAX_HEIGHT_PX = 1600  # no figure taller: a page shows it whole
 
 
 class PlotsUnavailable(Exception):
     pass
 
 
-def _matplotlib():
+def _figure(**kw):
     try:  # a Figure without pyplot saves through Agg: no backend to choose
         from matplotlib.figure import Figure
         from matplotlib import ticker
     except ImportError as e:
         raise PlotsUnavailable(f"matplotlib is not importable by {sys.executable} ({e}); on Debian: "
                                "apt-get install python3-matplotlib") from None
-    return Figure, ticker
-
-
-DPI = 110
-MAX_HEIGHT_PX = 1600  # no figure taller: a page shows it whole
+    return Figure(layout="constrained", **kw), ticker
 
 
 def _save(fig, path):
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    height = png_size(path)[1]
-    if height > MAX_HEIGHT_PX:
+    if (height := png_size(path)[1]) > MAX_HEIGHT_PX:
         fig.savefig(path, dpi=DPI * MAX_HEIGHT_PX / height * 0.99, bbox_inches="tight")
     return path
 
@@ -44,152 +41,134 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
-def _style_time_axes(ax, ticker, title):
-    """Log-log, the range whole decades (a few % never fills it)."""
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
-    ax.yaxis.set_major_locator(ticker.LogLocator(base=10))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_time(v, "g")))
-    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-    low, high = ax.get_ylim()
-    low, high = math.floor(math.log10(low)), math.ceil(math.log10(high))
-    ax.set_ylim(10.0 ** low, 10.0 ** max(high, low + 1))
-    ax.grid(which="major", alpha=0.3)
+def _style(ax, title, xlabel="", ylabel="", **legend):
     ax.set_title(title, fontsize=9, loc="left")
-    ax.tick_params(labelsize=7)
+    ax.set_xlabel(xlabel, fontsize=FONT), ax.set_ylabel(ylabel, fontsize=FONT), ax.grid(which="major", alpha=0.3)
+    ax.tick_params(labelsize=FONT - 1)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=FONT - 1, **legend)
 
 
-def _unit_ticks(ticker, largest):
-    unit, scale = next((u, s) for u, s in UNITS if largest >= s or u == "ns")
-    return ticker.FuncFormatter(lambda v, _: f"{v / scale:g} {unit}")
+def _time_axis(axis, ticker):
+    axis.set_major_locator(ticker.LogLocator(base=10))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_time(v, "g")))
+    axis.set_minor_formatter(ticker.NullFormatter())
 
 
-PANEL_W, PANEL_H, COLUMNS = 4.2, 2.7, 4  # inches; a page of small multiples is COLUMNS wide
+PANEL_W, PANEL_H, COLUMNS = 4.6, 3.2, 3  # inches; a page of multi-size panels is COLUMNS wide
+STYLES = {"host": ("-", "o", "CPU"), "resident": ("--", "s", "GPU resident"),
+          "transfers": (":", "^", "GPU + transfers")}
 
 
-def _small_multiples(panels, draw, path, title):
-    """A panel per item drawn by draw(ax, item), on pages path, path-2, ..."""
-    Figure, _ = _matplotlib()
-    written, per = [], max(1, int((MAX_HEIGHT_PX / DPI - 1.0) // PANEL_H)) * COLUMNS  # panels a page
-    for k, first in enumerate(range(0, len(panels), per)):
-        count = min(per, len(panels) - first)
-        ncols = min(COLUMNS, count)
-        nrows = math.ceil(count / ncols)
-        fig = Figure(figsize=(PANEL_W * ncols, PANEL_H * nrows + 0.7), layout="constrained")
+def plot_curves(found, path):
+    """A log-log panel per crossover: the curves it was computed from and its crossovers, on pages path, path-2..."""
+    written, per = [], max(1, int((MAX_HEIGHT_PX / DPI - 1.0) // PANEL_H)) * COLUMNS
+    for k, page in enumerate(found[first:first + per] for first in range(0, len(found), per)):
+        ncols, nrows = min(COLUMNS, len(page)), math.ceil(len(page) / COLUMNS)
+        fig, ticker = _figure(figsize=(PANEL_W * ncols, PANEL_H * nrows + 0.5))
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
-        for ax, item in zip(axes, panels[first:first + count]):
-            draw(ax, item)
-        for ax in axes[count:]:
+        for ax, c in zip(axes, page):
+            for i, (label, curves) in enumerate(c.curves.items()):
+                for name, curve in curves.items():
+                    ax.plot(*zip(*sorted(curve.items())), linestyle=STYLES[name][0], marker=STYLES[name][1],
+                            markersize=3, color=f"C{i}", label=f"{STYLES[name][2]} {label}")
+                for n, name in zip(c.own.get(label) or (), ("resident", "transfers")):
+                    if n:  # the crossover table's figure, as its table says it
+                        ax.axvline(n, color=f"C{i}", linewidth=1, linestyle=STYLES[name][0],
+                                   label=f"{STYLES[name][2]} {label} wins from {c.said(label, n)}")
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: format_size(str(int(round(v))))))
+            _time_axis(ax.yaxis, ticker)
+            _style(ax, f"{c.experiment} ({c.name}): time per call (log-log)", "elements", loc="upper left")
+        for ax in axes[len(page):]:
             ax.set_visible(False)
-        fig.suptitle(title, fontsize=11)
         root, ext = os.path.splitext(path)
         written.append(_save(fig, path if k == 0 else f"{root}-{k + 1}{ext}"))
     return written
 
 
-def _curves_by_size(entries, pick):
-    best = {}
-    for e in entries:
-        if e.usable and e.elements and pick(e):
-            best[e.elements] = min(best.get(e.elements, e.time), e.time)
-    return sorted(best.items())
-
-
-def plot_run_times(runs, lines, path):
-    _, ticker = _matplotlib()
-    cpus = cpu_runs(runs)
-    gpus = [r for r in runs if r.has_device]
-
-    curves = [(f"CPU {r.label}", "-", "o", lambda e, r=r: e.run is r and e.cpu_variant) for r in cpus]
-    curves += [(REFERENCE_SPACES[s] + ("" if r.label == s else f" {r.label}"), "-.", "x",
-                lambda e, r=r, s=s: e.run is r and e.space == s)
-               for s in reference_spaces(runs) for r in reference_runs(runs, s)]
-    curves += [(f"GPU {r.label}{how}", style, marker,
-                lambda e, r=r, x=x: e.run is r and e.on_device and e.crosses_link == x)
-               for r in gpus for how, style, marker, x in ((" resident", "--", "s", False),
-                                                           (" + transfers", ":", "^", True))]
-
-    def bars(ax, line, mine):
-        found = [(label, xy[0][1], i) for i, (label, _, _, pick) in enumerate(curves)
-                 if (xy := _curves_by_size(mine, pick))]
-        ax.barh(range(len(found)), [t for _, t, _ in found], color=[f"C{i % 10}" for _, _, i in found], height=0.6)
-        for y, (_, t, _) in enumerate(found):
-            ax.annotate(format_time(t), (t, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=6)
-        ax.set_yticks(range(len(found)), [label for label, _, _ in found], fontsize=7)
-        ax.invert_yaxis()
-        ax.tick_params(axis="x", labelsize=7)
-        ax.grid(axis="x", alpha=0.3)
-        size = next(e.size for e in mine if e.usable and e.elements)
-        ax.set_title(f"{line.experiment} {format_size(size)}: best time", fontsize=9, loc="left")
-        largest = max(t for _, t, _ in found)
-        ax.set_xlim(0, largest * 1.3)
-        ax.xaxis.set_major_formatter(_unit_ticks(ticker, largest))
-
-    def draw(ax, line):
-        mine = entries_of(runs, line.experiment)
-        if len({e.elements for e in mine if e.usable and e.elements}) == 1:
-            return bars(ax, line, mine)
-        for i, (label, style, marker, pick) in enumerate(curves):
-            if xy := _curves_by_size(mine, pick):
-                ax.plot(*zip(*xy), linestyle=style, marker=marker, markersize=4, color=f"C{i % 10}", label=label)
-        cpu_best = dict(_curves_by_size(mine, lambda e: e.run in cpus and e.cpu_variant))
-        for r in gpus:
-            gpu = dict(_curves_by_size(mine, lambda e, r=r: e.run is r and e.on_device and not e.crosses_link))
-            at = crossover([(n, cpu_best.get(n), t) for n, t in gpu.items()]) if len(gpu) > 1 else None
-            if at:
-                ax.axvline(at, color="black", linewidth=0.8, alpha=0.6)
-                ax.annotate(f"GPU {r.label} wins from {format_size(str(at))}", (at, 0.02), fontsize=6,
-                            xycoords=("data", "axes fraction"), xytext=(2, 0), textcoords="offset points")
-        _style_time_axes(ax, ticker, line.experiment)
-        ax.legend(fontsize=6, loc="best")
-
-    return _small_multiples(lines, draw, path, "Best time per call against elements (log-log), per workload and run")
-
-
-def plot_speedups(lines, path):
-    """The best GPU rows' and NumPy's speed-up over the best CPU row; None when there is none."""
-    Figure, ticker = _matplotlib()
-    series = [("best GPU, data resident", lambda line: line.speedup(line.resident)),
-              ("best GPU, with transfers", lambda line: line.speedup(line.transfers)),
-              ("NumPy", lambda line: 1 / s if (s := line.cpu_speedup("numpy")) else None)]  # one machine only
-    lines = [line for line in lines if any(fn(line) for _, fn in series)]
-    values = [(name, [fn(line) for line in lines]) for name, fn in series]
-    values = [(name, v) for name, v in values if any(v)]
-    if not values:
-        return None
-    fig = Figure(figsize=(10, min(MAX_HEIGHT_PX / DPI - 1, 1.4 + 0.14 * len(lines) * len(values))),
-                 layout="constrained")
-    ax = fig.subplots()
-    height = 0.8 / len(values)
-    for k, (name, v) in enumerate(values):
-        ys = [i + (k - (len(values) - 1) / 2) * height for i in range(len(lines))]
-        ax.barh(ys, [x - 1 if x else 0 for x in v], height=height * 0.9, left=1, color=f"C{k}", label=name)
-        for y, x in zip(ys, v):
-            if x:
-                ax.annotate(format_ratio(x), (x, y), xytext=(3 if x >= 1 else -3, 0), textcoords="offset points",
-                            va="center", ha="left" if x >= 1 else "right", fontsize=7)
-    found = [x for _, v in values for x in v if x]
-    ax.set_xscale("log")
-    ax.set_xlim(min(0.5, min(found)) / 2, max(2.0, max(found)) * 4)
-    subs = (1.0, 2.0, 5.0) if max(found) / min(found) < 100 else (1.0,)
-    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
-    ax.axvline(1, color="black", linewidth=1)
-    ax.set_yticks(range(len(lines)), [f"{line.experiment} {format_size(line.size)}" for line in lines], fontsize=8)
+def plot_single_size(lines, path):
+    """One bar chart: each single-size workload's best CPU and GPU times (log scale)."""
+    bars = [(name, pick) for name, pick in (("best CPU", lambda line: line.cpu), ("best GPU, data resident", lambda
+            line: line.resident), ("best GPU, with transfers", lambda line: line.transfers)) if any(map(pick, lines))]
+    fig, ticker = _figure(figsize=(10, min(MAX_HEIGHT_PX / DPI - 1, 1.2 + 0.2 * len(lines) * len(bars))))
+    ax, height = fig.subplots(), 0.8 / len(bars)
+    for k, (name, pick) in enumerate(bars):
+        found = [(i + (k - (len(bars) - 1) / 2) * height, pick(line)) for i, line in enumerate(lines) if pick(line)]
+        ax.barh([y for y, _ in found], [e.time for _, e in found], height=height * 0.9, color=f"C{k}", label=name)
+        for y, e in found:
+            ax.annotate(f"{format_time(e.time)} {e.variant.removesuffix(TRANSFERS)}", (e.time, y), xytext=(3, 0),
+                        textcoords="offset points", va="center", fontsize=FONT - 1)
+    ax.set_xscale("log")  # whole decades, room for the labels on the right
+    ax.set_xlim(10 ** math.floor(math.log10(ax.get_xlim()[0])), 10 ** math.ceil(math.log10(ax.get_xlim()[1]) + 0.5))
+    _time_axis(ax.xaxis, ticker)
+    ax.set_yticks(range(len(lines)), [f"{line.experiment} {format_size(line.size)}" for line in lines])
     ax.invert_yaxis()
-    ax.grid(axis="x", alpha=0.3)
-    ax.set_xlabel("speed-up over the best CPU row (log scale; right of the black line: faster)")
-    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=len(values), frameon=False)
+    _style(ax, "", "best time per call (log scale; shorter is faster)", loc="lower left", bbox_to_anchor=(0, 1.0),
+           ncol=len(bars), frameon=False)
     return _save(fig, path)
 
 
-def write_run_plots(runs, lines, out_dir):
-    """[(path, title)]."""
-    _matplotlib()
+def plot_roofline(run, lines, path):
+    """Each workload's best row per space against the roofs of the record's probes (the first program's of each
+    space): GFLOP/s against flops per byte where a program counts flops, else GB/s against the memory probes."""
+    fig, ticker = _figure(figsize=(12, 5.2))
+    flops_ax, bytes_ax = fig.subplots(1, 2, width_ratios=(3, 2))
+    probes, shown = {s: p for _, d in reversed(run.programs.values()) for s, p in (d.get("probes") or {}).items()}, []
+    colors = {s: f"C{i}" for i, s in enumerate(probes)}
+    for line in lines:
+        entries = [e for e in run.entries if e.experiment == line.experiment and e.size == line.size
+                   and e.usable and not e.crosses_link and not e.is_reference]
+        for e in (best(x for x in entries if x.space == space) for space in dict.fromkeys(e.space for e in entries)):
+            if not (row := _row(e)[0]).get("bytes_per_call"):
+                continue
+            shown += [line.experiment] * (line.experiment not in shown)
+            mark = dict(marker="os^Dv<>pPX*hH8d"[shown.index(line.experiment) % 15], color=colors.get(e.space, "gray"),
+                        linestyle="", markersize=7)
+            if flops := row.get("flops_per_call"):
+                flops_ax.plot(flops / row["bytes_per_call"], flops / e.time * 1e-9, **mark)
+            else:
+                bytes_ax.plot(line.experiment, row["bytes_per_call"] / e.time * 1e-9, **mark)
+    for k, name in enumerate(shown):  # the workloads' marks, in the legend once
+        flops_ax.plot([], [], marker="os^Dv<>pPX*hH8d"[k % 15], color="black", linestyle="", label=name)
+    xs = [10 ** (k / 8) for k in range(-16, 25)]
+    for space, p in probes.items():
+        if bw := max(p.get(f"{k}_gb_per_s") or 0 for k in ("copy", "memcpy", "in_place", "dot", "triad")):
+            for precision, style in (("f32", "-"), ("f64", "--")):
+                if peak := p.get(f"fma_{precision}_gflop_per_s"):
+                    flops_ax.plot(xs, [min(peak, bw * x) for x in xs], style, color=colors[space], linewidth=1,
+                                  label=f"{space}: {bw:.0f} GB/s, FMA {precision} {peak:.0f} GFLOP/s")
+            bytes_ax.axhline(bw, color=colors[space], linewidth=1, label=f"{space}: best memory probe {bw:.0f} GB/s")
+    bytes_ax.plot([], [], "o", color="gray", label="host: one thread outside Kokkos")
+    for ax in (flops_ax, bytes_ax):
+        ax.set_yscale("log" if any(len(d.get_xdata()) for d in ax.get_lines()) else "linear")
+    flops_ax.set_xscale(flops_ax.get_yscale())
+    _style(flops_ax, f"{run.label}: workloads that count flops (colour: space; roofs from the probes)",
+           "flops per byte (arithmetic intensity, log)", "GFLOP/s (log)", loc="upper left", bbox_to_anchor=(0, -0.12),
+           ncol=4)
+    _style(bytes_ax, f"{run.label}: workloads that count bytes only", "", "GB/s (log)", loc="upper left",
+           bbox_to_anchor=(0, -0.22))
+    bytes_ax.tick_params(axis="x", labelrotation=60)
+    return _save(fig, path) if shown else None
+
+
+def write_rooflines(runs, lines, out_dir):
+    """[(path, title)]: one picture per record (a machine), of its lines (a CPU-only record: of every workload's)."""
     os.makedirs(out_dir, exist_ok=True)
-    timed = [line for line in lines if any(e.elements for e in entries_of(runs, line.experiment))]
-    paths = plot_run_times(runs, timed, os.path.join(out_dir, "times.png")) if timed else []
-    return [(p, "Time against size, per workload and run" + (f" ({i + 1} of {len(paths)})" if len(paths) > 1 else ""))
-            for i, p in enumerate(paths)]
+    return [(p, f"Roofline{f' of run {i + 1}' * (len(runs) > 1)}: each workload's best row per space against the "
+             "same run's probes") for i, run in enumerate(runs) if (p := plot_roofline(run, [
+                 line for line in lines if line.run is run] or list({line.experiment: line for line in lines}.values()),
+                 os.path.join(out_dir, f"roofline{f'-{i + 1}' * (len(runs) > 1)}.png")))]
+
+
+def write_run_plots(runs, lines, found, out_dir):
+    """[(path, title)]: the single-size workloads' bars, the multi-size ones' curves (the crossover table's)."""
+    os.makedirs(out_dir, exist_ok=True)
+    single = [line for line in lines if line.experiment not in {c.experiment for c in found} and (line.cpu or
+                                                                                                  line.resident)]
+    written = [(plot_single_size(single, os.path.join(out_dir, "single-size.png")),
+                "Workloads measured at one size: best time per call")] if single else []
+    paths = plot_curves(found, os.path.join(out_dir, "times.png")) if found else []
+    return written + [(p, "Time against size, with the crossover table's crossovers" + (
+        f" ({i + 1} of {len(paths)})" if len(paths) > 1 else "")) for i, p in enumerate(paths)]

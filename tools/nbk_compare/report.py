@@ -10,8 +10,8 @@ import markdown
 from markupsafe import Markup
 
 from . import compare, record, summary
-from .fmt import blas_text, format_gbps, format_pct, format_ratio, format_size, format_time, md_text
-from .gbench import InputError, on_device, size_sort_key
+from .fmt import blas_text, format_gbps, format_size, format_time, md_text
+from .gbench import InputError, size_sort_key
 from .runs import RunRecord, entries_of, experiment_order, open_runs
 from .summary import NOT_COMPARABLE
 
@@ -90,21 +90,18 @@ def _device_info(run, key):
 
 def _gpus(run):
     cuda = _device_info(run, "cuda")
-    devices = cuda.get("devices") if isinstance(cuda.get("devices"), list) else []
-    found = [", ".join([str(d.get("name", "?"))] + [text for text, present in (
-        (f"compute capability {d.get('compute_capability')}", d.get("compute_capability")),
-        (f"{d.get('multiprocessors')} SMs", d.get("multiprocessors")),
-        (f"{(d.get('total_memory_bytes') or 0) / (1 << 30):.1f} GiB", isinstance(d.get("total_memory_bytes"), int)),
-        (f"{d.get('theoretical_gb_per_s') or 0:.0f} GB/s theoretical", d.get("theoretical_gb_per_s"))) if present])
-        for d in devices if isinstance(d, dict)]
+    found = [", ".join([str(d.get("name", "?"))] + [text.format(v) for text, key, scale in (
+        ("compute capability {}", "compute_capability", None), ("{} SMs", "multiprocessors", None),
+        ("{:.1f} GiB", "total_memory_bytes", 1 << 30), ("{:.0f} GB/s theoretical", "theoretical_gb_per_s", 1))
+        if (v := d.get(key) if scale is None else isinstance(d.get(key), (int, float)) and d[key] / scale)])
+        for d in (cuda.get("devices") if isinstance(cuda.get("devices"), list) else []) if isinstance(d, dict)]
     if cuda.get("driver_version"):
         found.append(f"CUDA driver / runtime {cuda.get('driver_version')} / {cuda.get('runtime_version', '-')}")
     # else from run.json (nvidia-smi), else Kokkos' configuration text
-    found = found or list(run.value("gpus") or []) or list(dict.fromkeys(
+    return found or list(run.value("gpus") or []) or list(dict.fromkeys(
         f"{m.group(1)}, compute capability {m.group(2)}" for _, c in run.contexts()
         for m in re.finditer(r"Kokkos::Cuda\[ *\d+ *\] (.*?) capability ([\d.]+)",
                              str(c.get("kokkos_configuration", "")))))
-    return found
 
 
 def machine_facts(run):
@@ -139,6 +136,14 @@ def machine_facts(run):
     return [(item, str(value)) for item, value in facts if value not in (None, "", [], {}) and value is not False]
 
 
+def _machine_name(run):
+    """'Intel(R) Xeon(R) Processor, 16 cores; NVIDIA H200; revision ede4246'."""
+    facts, cores = dict(machine_facts(run)), _device_info(run, "host").get("physical_cores")
+    cpu = facts.get("CPU", "CPU not recorded")
+    return "; ".join([cpu + (f", {cores} cores" if cores and "core" not in cpu else "")] + [
+        g.split(",")[0] for g in _gpus(run)[:1]] + ["revision " + facts["git revision (from the run)"]])
+
+
 def machine_section(doc, runs):
     doc.h(2, "Machine and build")
     per_run = [dict(machine_facts(r)) for r in runs]
@@ -153,65 +158,36 @@ def machine_section(doc, runs):
 def summary_section(doc, runs, lines):
     groups, rows = summary.summary_table(runs, lines) if lines else ([], [])
     headers = [f"{g}: {h}" if g else h for g, subs in groups for h in subs]
-    left = summary.text_columns(groups)
-    doc.md("summary", runs, headers, rows, [i for i in range(len(headers)) if i not in left],
-           summary.legend(runs, lines) if lines else None)
+    doc.md("summary", runs, headers, rows, range(2, len(headers)), summary.legend(runs, lines) if lines else None)
 
 
 def crossover_section(doc, runs, found):
-    headers = ["workload"] + [f"{r.label}: resident / with transfers" for r in runs]
-    pairs = sorted({(cpu, gpu) for c in found for cpu, gpu, _, _ in c.across})
-    headers += [f"CPU {cpu} vs GPU {gpu}: resident / with transfers" for cpu, gpu in pairs]
-    rows = []
-    for c in found:
-        own = [c.own.get(r.label, "absent") for r in runs]
-        across = {(cpu, gpu): (res, tr) for cpu, gpu, res, tr in c.across}
-        rows.append([f"{c.experiment} {c.name}".strip()]
-                    + ["not run" if o == "absent" else "no device" if o is None else _from_text(*o) for o in own]
-                    + [_from_text(*across[p]) if p in across else "-" for p in pairs])
-    doc.md("crossover", headers, rows)
-
-
-def _from_text(resident, transfers):
-    return " / ".join(format_size(str(n)) if n else "never" for n in (resident, transfers))
+    def cell(c, run):
+        return "not run" if run.label not in c.own else "no device" if c.own[run.label] is None else " / ".join(
+            c.said(run.label, n) for n in c.own[run.label])
+    doc.md("crossover", ["workload"] + [f"{r.label}: resident / with transfers" for r in runs],
+           [[f"{c.experiment} {c.name}".strip()] + [cell(c, r) for r in runs] for c in found],
+           [r.label for r in runs if summary.cpu_only(r)])
 
 
 def _cell_text(entry):
-    if entry.error:
-        return f"{NOT_COMPARABLE}: {entry.error}"
-    pct = "" if entry.fraction is None else f", {format_pct(entry.fraction)} {entry.fraction_of}"
-    return format_time(entry.time) + (f"\n{format_gbps(entry.gbps)} GB/s{pct}" if entry.gbps else "")
+    return f"{NOT_COMPARABLE}: {entry.error}" if entry.error else format_time(entry.time) + (
+        f"\n{format_gbps(entry.gbps)} GB/s, {summary.limit_text(entry)}" if entry.gbps else "")
 
 
 def experiment_comparison(doc, runs, experiment):
+    """Every row: its time, GB/s and % of limit, a column per record and space (speed-ups: the summary's)."""
     entries, several = entries_of(runs, experiment), len(runs) > 1
     columns = list(dict.fromkeys((e.run, e.space) for e in entries))
     keys = list(dict.fromkeys((e.variant, e.size) for e in entries))
     order = {v: i for i, v in enumerate(dict.fromkeys(v for v, _ in keys))}
     keys.sort(key=lambda k: (order[k[0]], size_sort_key(k[1])))
     cells = {(e.variant, e.size, e.run.label, e.space): e for e in entries}
-    cpus = summary.cpu_runs(runs)
-    best_cpu = {size: summary.best(e for e in entries if e.size == size and e.cpu_variant and e.run in cpus)
-                for _, size in keys}
-
-    def name(run, space):
-        return f"{space}@{run.label}" if several else space
-
-    def values(run, space, e, base):
-        return [_cell_text(e) if e else "-"] + ([format_ratio(base.time / e.time) if e and e.usable and base
-                                                 else "-"] if on_device(space) else [])
-
-    headers = ["variant", "size"] + [h for run, space in columns for h in [name(run, space)] + (
-        [f"vs best CPU ({name(run, space)})"] if on_device(space) else [])]
-    rows = [[variant, format_size(size)] + [v for run, space in columns for v in values(
-        run, space, cells.get((variant, size, run.label, space)), best_cpu.get(size))] for variant, size in keys]
-    doc.table(headers, rows, right=range(2, len(headers)))
-    refs = {f"{e.reference.variant} {e.reference.space}@{e.run.label}": format_gbps(e.reference.gbps)
-            for e in entries if e.reference}
-    best = [f"{format_size(s)}: {b.variant} {b.space}@{b.run.label} {format_time(b.time)}"
-            for s, b in best_cpu.items() if b] if any(on_device(space) for _, space in columns) else []
-    doc.md("experiment_notes", refs, best, [r.label for r in cpus],
-           [r.label for r in runs if not r.files_of(experiment)], several)
+    headers = ["variant", "size"] + [f"{space}@{run.label}" if several else space for run, space in columns]
+    doc.table(headers, [[variant, format_size(size)] + [_cell_text(e) if (e := cells.get((
+        variant, size, run.label, space))) else "-" for run, space in columns] for variant, size in keys],
+              right=range(2, len(headers)))
+    doc.md("experiment_notes", [r.label for r in runs if not r.files_of(experiment)], several)
 
 
 def workload_notes(experiment):
@@ -255,19 +231,18 @@ def build(runs, out_dir, plots_wanted=True):
     """Returns (written paths, summary text)."""
     title = "Report: " + " vs ".join(r.label for r in runs)
     os.makedirs(out_dir, exist_ok=True)
-    lines = summary.summarize(runs)
-    doc = Doc()
+    lines, doc = summary.summarize(runs), Doc()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    doc.md("header", title, now, runs, [Markup(f"{code(p)}: {md_text(why)}") for r in runs for p, why in r.skipped])
-    if plots_wanted and lines:  # the answer at a glance, first
-        _plots(doc, True, lambda plots: [(p, "Speed-up over the best CPU row, per workload") for p in
-                                         [plots.plot_speedups(lines, os.path.join(out_dir, "speedup.png"))] if p],
-               quiet=True)
+    found = summary.crossovers(runs, lines)
+    doc.md("header", title, now, runs, [Markup(f"{code(p)}: {md_text(why)}") for r in runs for p, why in r.skipped],
+           [(r.label, _machine_name(r)) for r in runs], [(line, *summary.answer(line, found)) for line in lines])
     summary_section(doc, runs, lines)
+    if plots_wanted and lines:  # the answer at a glance, beside the summary
+        _plots(doc, True, lambda plots: plots.write_rooflines(runs, lines, out_dir), quiet=True)
     machine_section(doc, runs)
-    crossover_section(doc, runs, summary.crossovers(runs))
+    crossover_section(doc, runs, found)
     doc.h(2, "Plots")
-    _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, out_dir), "Nothing to plot.")
+    _plots(doc, plots_wanted, lambda plots: plots.write_run_plots(runs, lines, found, out_dir), "Nothing to plot.")
     experiments_section(doc, runs)
     doc.md("bench", runs, [b.path for r in runs for b in r.bench])
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
@@ -280,7 +255,8 @@ def build(runs, out_dir, plots_wanted=True):
 
 def summary_text(runs, lines):
     groups, rows = summary.summary_table(runs, lines)
-    return compare.render_text_table(groups, rows, left=summary.text_columns(groups)) + "\n" \
+    left = [i for i, h in enumerate(h for _, subs in groups for h in subs) if h != "speed-up"]
+    return compare.render_text_table(groups, rows, left=left) + "\n" \
         + TEXT.legend(summary.legend(runs, lines), "") + "\n"
 
 

@@ -1,44 +1,90 @@
-"""Per workload across runs: the best CPU and GPU rows, NumPy's beside them, the crossovers (docs/comparing.md)."""
-import dataclasses
-import itertools
+"""Per workload and record: the best CPU and GPU rows of one kind, each against the limit that binds it, NumPy's
+beside them, the crossovers and the sentences that say them (docs/comparing.md)."""
+import re
 
 from .fmt import format_pct, format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES, size_sort_key
 from .runs import TRANSFERS, entries_of, experiment_order
 
 NOT_COMPARABLE = "not comparable"
+LATENCY_S = 20e-6  # a device call this short is bound by launch and fence latency (driver_table.cpp's)
+BOTH_WAYS = re.compile(r"both ways at once|two CUDA streams")  # a row's "moves": its copies overlap
+
+
+def _row(entry):
+    """The program row an entry was read from, and its program's probes."""
+    data, key = entry.run.programs.get(entry.experiment, (None, {}))[1], (entry.variant.removesuffix(TRANSFERS),
+                                                                        entry.space, entry.size)
+    return next((r for r in data.get("results") or [] if (r.get("variant"), r.get("space"), str(r.get("size")))
+                 == key), {}), data.get("probes") or {}
+
+
+def _rate(d, key):  # a positive number, else None
+    return v if isinstance(v := (d or {}).get(key), (int, float)) and not isinstance(v, bool) and v > 0 else None
+
+
+def limit(entry):
+    """(the time the row cannot beat on its space over its time, what binds, why above 100%) or None.
+    The bound: bytes over the fitting bandwidth probe or flops over the FMA probe, the larger, from the same run;
+    a call over the link: its bytes at the pinned rates, half each way, both ways at once where its copies overlap."""
+    if entry is None or not entry.usable:
+        return None
+    row, probes = _row(entry)
+    probe = probes.get(row.get("judged_on") or {"host": "serial"}.get(entry.space, entry.space)) or {}
+    size = (entry.gbps or 0) * entry.time or (_rate(row, "bytes_per_call") or 0) * 1e-9  # GB a call
+    if entry.crosses_link:  # records without pinned rates: the pageable figure of the program
+        link = probe.get("link") or {}
+        up, down = _rate(link, "h2d_pinned_gb_per_s"), _rate(link, "d2h_pinned_gb_per_s")
+        both = BOTH_WAYS.search(str(row.get("moves"))) and not entry.variant.endswith(TRANSFERS)
+        bound = size / 2 * (max(1 / up, 1 / down) if both else 1 / up + 1 / down) / entry.time if up and down \
+            else entry.link_fraction
+        return (bound, "link", None) if bound else None
+    fits = row.get("fitting_probe") or "copy"
+    memory = size / next(filter(None, (_rate(probe, f"{k}_gb_per_s") for k in (fits, "copy", "memcpy"))), float("inf"))
+    arithmetic = (_rate(row, "flops_per_call") or 0) * 1e-9 / (
+        _rate(probe, f"fma_{row.get('flop_precision')}_gflop_per_s") or float("inf"))
+    why = (row.get("fraction_above_100_because") or {}).get  # its program's reason, for the probe that fits it
+    return (max(memory, arithmetic) / entry.time, "latency" if entry.on_device and entry.time < LATENCY_S else
+            "memory" if memory >= arithmetic else "arithmetic", why("fitting_probe") or why(
+        "kokkos_copy" if fits == "copy" else fits)) if memory or arithmetic else None
+
+
+def limit_text(entry):
+    return f"{format_pct(found[0])} {found[1]}" if (found := limit(entry)) else "-"
+
+
+def _like(entries, anchor):
+    """The entries of `anchor`'s kind, where there are any: its type and parameter tokens (f32, int32, 16 bins)."""
+    def kind(e):
+        return {t for t in e.variant.removesuffix(TRANSFERS).split("-") if re.fullmatch(r"([fiu]|int|float)\d*|\d+", t)}
+    return [e for e in entries if anchor and kind(e) == kind(anchor)] or entries
 
 
 class Line:
-    def __init__(self, experiment):
-        self.experiment, self.size, self.notes = experiment, None, []
+    """One workload in one record (`run`; CPU rows of the CPU-only records where the reader gave some)."""
+
+    def __init__(self, experiment, run):
+        self.experiment, self.run, self.size, self.notes, self.references = experiment, run, None, [], {}  # numpy: Run
         self.cpu = self.resident = self.transfers = None
-        self.references = {}  # reference space (numpy) -> Run
 
     def speedup(self, gpu):
-        return None if self.cpu is None or gpu is None else self.cpu.time / gpu.time
+        return self.cpu.time / gpu.time if self.cpu and gpu else None
 
-    def cpu_speedup(self, space):
-        """Never across two machines."""
-        ref = self.references.get(space)
-        return None if self.cpu is None or ref is None or machine(ref.run) != machine(self.cpu.run) \
-            else ref.time / self.cpu.time
-
-
-def machine(run):
-    return run.value("host", "host_name") or run.path
+    def cpu_speedup(self, space):  # never across two machines
+        ref, host = self.references.get(space), lambda run: run.value("host", "host_name") or run.path
+        return ref.time / self.cpu.time if self.cpu and ref and host(ref.run) == host(self.cpu.run) else None
 
 
 def best(entries):
     return min((e for e in entries if e.usable), key=lambda e: e.time, default=None)
 
 
-def _cpu_run(run):
+def cpu_only(run):
     return not run.has_device and any(e.cpu_variant for e in run.entries)
 
 
-def cpu_runs(runs):
-    return [r for r in runs if _cpu_run(r)] or runs
+def cpu_runs(runs):  # the CPU-only records, else all
+    return [r for r in runs if cpu_only(r)] or runs
 
 
 def reference_spaces(runs):
@@ -48,9 +94,8 @@ def reference_spaces(runs):
 
 def reference_runs(runs, space):
     """The CPU runs' with rows of that space, else all runs'."""
-    def has(r):
-        return any(e.space == space for e in r.entries)
-    return [r for r in cpu_runs(runs) if has(r)] or [r for r in runs if has(r)]
+    has = [r for r in runs if any(e.space == space for e in r.entries)]
+    return [r for r in cpu_runs(runs) if r in has] or has
 
 
 def reference_label(runs, space):
@@ -64,37 +109,38 @@ def reference_label(runs, space):
 
 
 def summarize(runs):
-    cpus = cpu_runs(runs)
-    spaces = {s: reference_runs(runs, s) for s in reference_spaces(runs)}
+    """A line per workload and GPU record, its CPU rows those of the CPU-only records the reader gave, else its own:
+    never a best across records the reader did not set side by side."""
+    spaces, gpus = {s: reference_runs(runs, s) for s in reference_spaces(runs)}, [r for r in runs if r.has_device]
     lines = []
     for experiment in experiment_order(runs):
-        mine = entries_of(runs, experiment)
-        if not mine:
-            continue
-        line = Line(experiment)
-        cpu = [e for e in mine if e.cpu_variant and e.run in cpus]
-        gpu = [e for e in mine if e.on_device]
-        refs = [e for e in mine if e.is_reference and e.run in spaces[e.space]]
-        ok_cpu, ok_gpu = {e.size for e in cpu if e.usable}, {e.size for e in gpu if e.usable}
-        if ok_cpu and ok_gpu and not ok_cpu & ok_gpu:
-            line.notes.append(f"{NOT_COMPARABLE}: CPU at {_sizes(ok_cpu)}, GPU at {_sizes(ok_gpu)}")
-        sizes = ok_cpu & ok_gpu or ok_cpu or ok_gpu or {e.size for e in refs if e.usable} or \
-            {e.size for e in cpu + gpu + refs}
-        line.size = max(sizes, key=size_sort_key) if sizes else ""
-        at = [e for e in cpu + gpu + refs if e.size == line.size]
-        line.cpu = best(e for e in at if e.cpu_variant)
-        line.resident = best(e for e in at if e.on_device and not e.crosses_link)
-        line.transfers = best(e for e in at if e.on_device and e.crosses_link)
-        for space in spaces:  # the best CPU variant's variant, else the fastest
-            mine = [e for e in at if e.space == space and e.usable]
-            line.references[space] = best([e for e in mine if line.cpu and e.variant == line.cpu.variant] or mine)
-            measured = {e.size for e in refs if e.space == space and e.usable}
-            if line.references[space] is None and measured:
-                line.notes.append(f"{REFERENCE_SPACES[space]} not at {format_size(line.size)} "
-                                  f"(measured at {_sizes(measured)})")
-        if failed := [e for e in at if e.error]:
-            line.notes.append(f"{len(failed)} row(s) {failed[0].error}: left out")
-        lines.append(line)
+        for gpu_run, cpus in [(g, [r for r in runs if cpu_only(r)] or [g]) for g in gpus] or [(None, cpu_runs(runs))]:
+            mine = [e for e in entries_of(runs, experiment) if e.run in cpus or e.run is gpu_run or e.is_reference]
+            if not mine:
+                continue
+            line = Line(experiment, gpu_run)
+            cpu = [e for e in mine if e.cpu_variant and e.run in cpus]
+            gpu = [e for e in mine if e.on_device and e.run is gpu_run]
+            refs = [e for e in mine if e.is_reference and e.run in spaces[e.space]]
+            ok_cpu, ok_gpu = {e.size for e in cpu if e.usable}, {e.size for e in gpu if e.usable}
+            if ok_cpu and ok_gpu and not ok_cpu & ok_gpu:
+                line.notes.append(f"{NOT_COMPARABLE}: CPU at {_sizes(ok_cpu)}, GPU at {_sizes(ok_gpu)}")
+            sizes = ok_cpu & ok_gpu or ok_cpu or ok_gpu or {e.size for e in refs if e.usable} or \
+                {e.size for e in cpu + gpu + refs}
+            line.size = max(sizes, key=size_sort_key) if sizes else ""
+            at = [e for e in cpu + gpu + refs if e.size == line.size]
+            line.resident = best(e for e in at if e.on_device and not e.crosses_link)
+            line.cpu = best(_like([e for e in at if e.cpu_variant and e.usable], line.resident))
+            line.transfers = best(_like([e for e in at if e.on_device and e.crosses_link and e.usable], line.cpu))
+            for space in spaces:  # the best CPU variant's variant, else the fastest
+                found = [e for e in at if e.space == space and e.usable]
+                line.references[space] = best([e for e in found if line.cpu and e.variant == line.cpu.variant] or found)
+                if not found and (measured := {e.size for e in refs if e.space == space and e.usable}):
+                    line.notes.append(f"{REFERENCE_SPACES[space]} not at {format_size(line.size)} (measured at "
+                                      f"{_sizes(measured)})")
+            if failed := [e for e in at if e.error]:
+                line.notes.append(f"{len(failed)} row(s) {failed[0].error}: left out")
+            lines.append(line)
     return lines
 
 
@@ -110,103 +156,102 @@ def crossover(points):
     return wins_from
 
 
-def _elements(point):
-    return point.get("elements") if isinstance(point, dict) and isinstance(point.get("elements"), int) else None
-
-
-def _points(sweep, key):
-    return {_elements(p): p[key] for p in sweep["points"] if _elements(p) is not None
-            and isinstance(p.get(key), (int, float))}
-
-
-@dataclasses.dataclass
 class Crossover:
-    """`own`: label -> (resident from, transfers from) or None (no device); `across`: (cpu, gpu, from, from)."""
-    experiment: str
-    name: str
-    own: dict = dataclasses.field(default_factory=dict)
-    across: list = dataclasses.field(default_factory=list)
-    sweeps: dict = dataclasses.field(default_factory=dict)
+    """One comparison across sizes: `curves` label -> {host, resident, transfers: {elements: seconds}} (a sweep's
+    points, else the rows' best of one kind per size); `own`: label -> (resident from, transfers from), None where
+    the record has no device, its host times the CPU-only record's where the reader gave one (as the summary's).
+    The table, the plots and the sentences read only these."""
+
+    def __init__(self, experiment, name):
+        self.experiment, self.name, self.curves, self.own = experiment, name, {}, {}
+
+    def said(self, label, n):
+        """'2^15', 'never' or '2^24 (every size)', of crossover n of the curves of `label`'s host."""
+        smallest = min(self.curves.get(label, {}).get("host") or [0])
+        return "never" if not n else format_size(str(n)) + (" (every size)" if n <= smallest else "")
+
+    def wins_from(self, host, device):
+        return crossover([(n, self.curves[host]["host"].get(n), t) for n, t in device.items()]) \
+            if host in self.curves and len(device) > 1 else None
 
 
-def crossovers(runs):
+PICKS = {"host": lambda e: e.cpu_variant, "resident": lambda e: e.on_device and not e.crosses_link,
+         "transfers": lambda e: e.on_device and e.crosses_link}
+SWEPT = {"host": "host_s", "resident": "device_resident_s", "transfers": "device_with_transfers_s"}
+
+
+def crossovers(runs, lines):
     found = {}
     for run in runs:
-        for experiment, (_, data) in run.programs.items():
-            # "sweep" in older files
+        for experiment, (_, data) in run.programs.items():  # "sweep" in older files
             for sweep in data.get("sweeps") if isinstance(data.get("sweeps"), list) else [data.get("sweep")]:
-                if not isinstance(sweep, dict) or not isinstance(sweep.get("points"), list) or not sweep["points"]:
-                    continue
-                c = found.setdefault((experiment, sweep.get("host_variant") or ""),
-                                     Crossover(experiment, sweep.get("host_variant") or ""))
-                c.sweeps[run.label] = sweep
-                c.own[run.label] = tuple(_elements(sweep.get(f"device_wins_from_{k}")) for k in (
-                    "resident", "with_transfers")) if sweep.get("device_space") else None
+                if isinstance(sweep, dict) and isinstance(sweep.get("points"), list) and sweep["points"]:
+                    name = sweep.get("host_variant") or ""
+                    found.setdefault((experiment, name), Crossover(experiment, name)).curves[run.label] = {
+                        k: {p["elements"]: p[key] for p in sweep["points"] if isinstance(p, dict) and isinstance(
+                            p.get("elements"), int) and _rate(p, key)} for k, key in SWEPT.items()
+                        if sweep.get("device_space") or k == "host"}
+    for line in lines:  # a workload without a sweep: its rows' best of the line's kind per size, as the summary's
+        mine, curves = [e for e in entries_of(runs, line.experiment) if e.usable and e.elements], {k: {} for k in PICKS}
+        for k, pick in PICKS.items():
+            for e in _like([e for e in mine if pick(e) and e.run is (line.cpu.run if line.cpu and k == "host"
+                                                                     else line.run)], line.resident or line.cpu):
+                curves[k][e.elements] = min(curves[k].get(e.elements, e.time), e.time)
+        if all(e != line.experiment for e, _ in found) and len(curves["host"]) > 1 and line.run:
+            found.setdefault((line.experiment, "best rows"), Crossover(line.experiment, "best rows")).curves[
+                line.run.label] = {k: c for k, c in curves.items() if c}
+    cpus = [r.label for r in runs if cpu_only(r)]
     for c in found.values():
-        for cpu in cpu_runs(runs):
-            for gpu in runs:
-                if gpu is cpu or not c.sweeps.get(gpu.label, {}).get("device_space") or cpu.label not in c.sweeps:
-                    continue
-                host = _points(c.sweeps[cpu.label], "host_s")
-                c.across.append((cpu.label, gpu.label) + tuple(
-                    crossover([(n, host.get(n), t) for n, t in _points(c.sweeps[gpu.label], key).items()])
-                    for key in ("device_resident_s", "device_with_transfers_s")))
-    order = experiment_order(runs)
-    return sorted(found.values(), key=lambda c: (order.index(c.experiment), c.name))
+        for label, curves in c.curves.items():
+            host = next((cpu for cpu in cpus if cpu in c.curves), label)
+            c.own[label] = tuple(c.wins_from(host, curves.get(k, {})) for k in ("resident", "transfers")) \
+                if "resident" in curves else None
+    return sorted(found.values(), key=lambda c: (experiment_order(runs).index(c.experiment), c.name))
 
 
-def _cells(entry, runs_shown, space=True):
-    where = entry.variant.replace(TRANSFERS, "") + (f" {entry.space}" if space else "")
-    where += f"@{entry.run.label}" if runs_shown > 1 else ""
-    if not space:
-        return [where, format_time(entry.time)]
-    kind = "" if entry.fraction_of in ("memcpy", "link") else f" {entry.fraction_of}"
-    return [where, format_time(entry.time), "-" if entry.fraction is None else format_pct(entry.fraction) + kind]
+def _cell(entry, runs_shown):
+    """'resident cuda 20.00 ms, 42% memory'."""
+    return "-" if entry is None else f"{entry.variant.replace(TRANSFERS, '')} {entry.space}" + (
+        f"@{entry.run.label}" * runs_shown) + f" {format_time(entry.time)}, {limit_text(entry)}"
 
 
 def summary_table(runs, lines):
-    """Header groups and rows; a group no row fills is left out."""
-    cpus, gpus, references = cpu_runs(runs), [r for r in runs if r.has_device], reference_spaces(runs)
-    gpu_label = f" ({gpus[0].label})" if len(gpus) == 1 else ""
-    groups = [("", ["workload", "size"]),
-              (f"best CPU ({cpus[0].label})" if len(cpus) == 1 else "best CPU", ["variant", "time", "% ref"])]
-    groups += [(reference_label(runs, space), ["variant", "time", "CPU speed-up"]) for space in references]
-    groups += [("best GPU" + gpu_label + ", data resident", ["variant", "time", "% ref", "speed-up"]),
-               ("best GPU" + gpu_label + ", with transfers", ["variant", "time", "% link", "speed-up"])]
-    rows = []
-    for line in lines:
-        row = [line.experiment, format_size(line.size) or "-"] + (_cells(line.cpu, len(cpus)) if line.cpu else
-                                                                   ["-"] * 3)
-        for space in references:
-            ref = line.references.get(space)
-            row += _cells(ref, len(reference_runs(runs, space)), False) + [format_ratio(line.cpu_speedup(space))] \
-                if ref else ["-"] * 3
-        for gpu in (line.resident, line.transfers):
-            row += _cells(gpu, len(gpus)) + [format_ratio(line.speedup(gpu))] if gpu else ["-"] * 4
-        rows.append(row)
-    starts = [0, *itertools.accumulate(len(subs) for _, subs in groups)]
-    kept = [i for i, (a, b) in enumerate(zip(starts, starts[1:])) if i == 0 or any(r[a:b] != ["-"] * (b - a)
-                                                                                   for r in rows)]
-    columns = [c for i in kept for c in range(starts[i], starts[i + 1])]
-    return [groups[i] for i in kept], [[r[c] for c in columns] for r in rows]
+    """Header groups and rows, at most 8 columns; a column no row fills is left out."""
+    several, cpus, refs = len({line.run for line in lines}) > 1, cpu_runs(runs), reference_spaces(runs)[:1]
+    groups = [("", ["workload", "size"]), ("best CPU" + (f" ({cpus[0].label})" if len(cpus) == 1 else ""),
+                                           ["row, % of limit"])]
+    groups += [(reference_label(runs, s), ["row, CPU speed-up"]) for s in refs]
+    groups += [(f"best GPU, {how}", ["row, % of limit", "speed-up"]) for how in ("data resident", "with transfers")]
+    rows = [[line.experiment + (f" @{line.run.label}" if several and line.run else ""), format_size(line.size) or "-",
+             _cell(line.cpu, len(cpus) > 1 and not several),
+             *[f"{r.variant} {format_time(r.time)}, {format_ratio(line.cpu_speedup(s))}"
+               if (r := line.references.get(s)) else "-" for s in refs],
+             _cell(line.resident, False), format_ratio(line.speedup(line.resident)),
+             _cell(line.transfers, False), format_ratio(line.speedup(line.transfers))] for line in lines]
+    starts = [0] + [len(subs) for _, subs in groups]
+    kept = [(g, range(sum(starts[:k + 1]), sum(starts[:k + 2]))) for k, g in enumerate(groups)]  # a group's columns
+    kept = [(g, cols) for g, cols in kept if cols.start < 3 or any(r[i] != "-" for r in rows for i in cols)]
+    return [g for g, _ in kept], [[r[i] for _, cols in kept for i in cols] for r in rows]
 
 
-def text_columns(groups):
-    return [i for i, h in enumerate(h for _, subs in groups for h in subs) if h in ("workload", "size", "variant")]
+def answer(line, found):
+    """The figures of the line's sentence (templates/sections.md.j2 words it), from the summary's and the crossover
+    table's: the size; (GPU faster?, how many times, how, crossover or None) resident and with transfers; the limits."""
+    c = next((c for c in found if line.run and c.experiment == line.experiment and c.own.get(line.run.label)), None)
+    speeds = [(x >= 1, format_ratio(max(x, 1 / x)), how, c and c.said(line.run.label, c.own[line.run.label][k]))
+              for k, how, gpu in ((0, "with data resident", line.resident), (1, "with transfers", line.transfers))
+              if (x := line.speedup(gpu))]
+    return format_size(line.size) or "-", speeds, [(who, limit_text(e)) for who, e in (
+        ("GPU", line.resident), ("CPU", line.cpu)) if limit(e)]
 
 
 def legend(runs, lines):
     """What the notes under the summary's table state (templates/sections.md.j2 says it)."""
-    def apart(space):
-        return [line.experiment for line in lines if line.cpu and line.references.get(space)
-                and line.cpu_speedup(space) is None]
-    return dict(
-        device=any(r.has_device for r in runs), cpus=[r.label for r in cpu_runs(runs)],
-        cpu_alone=any(_cpu_run(r) for r in runs), gpus=[r.label for r in runs if r.has_device],
-        references=[(reference_label(runs, space), [r.label for r in reference_runs(runs, space)], apart(space))
-                    for space in reference_spaces(runs)],
-        above=[(line.experiment, e.variant, e.space, e.above_because.get(e.fraction_of)) for line in lines
-               for e in (line.cpu, line.resident) if e and (e.fraction or 0) > 1 and e.fraction_of != "link"],
-        over=[f"{line.experiment} {format_pct(line.transfers.fraction)}" for line in lines
-              if line.transfers and (line.transfers.fraction or 0) > 1],
-        notes=[f"{line.experiment}: {note}" for line in lines for note in line.notes])
+    return dict(cpus=[r.label for r in cpu_runs(runs)], cpu_alone=any(map(cpu_only, runs)),
+                gpus=[r.label for r in runs if r.has_device], references=[(
+                    reference_label(runs, space), [r.label for r in reference_runs(runs, space)], [
+                        line.experiment for line in lines if line.cpu and line.references.get(space)
+                        and line.cpu_speedup(space) is None]) for space in reference_spaces(runs)],
+                above=[(line.experiment, e.variant, e.space, format_pct(found[0]), found[2]) for line in lines
+                       for e in (line.cpu, line.resident, line.transfers) if (found := limit(e)) and found[0] > 1],
+                notes=[f"{line.experiment}: {note}" for line in lines for note in line.notes])

@@ -40,7 +40,8 @@ class FigureHeights(unittest.TestCase):
             cpu = write_run(os.path.join(tmp, "cpu"), CPU_CONTEXT, many_workloads(21, False))
             gpu = write_run(os.path.join(tmp, "gpu"), GPU_CONTEXT, many_workloads(21, True))
             found = runs.open_runs([cpu, gpu])
-            written = plots.write_run_plots(found, summary.summarize(found), tmp)
+            lines = summary.summarize(found)
+            written = plots.write_run_plots(found, lines, summary.crossovers(found, lines), tmp)
             names = sorted(os.path.basename(p) for p, _ in written)
             self.assertEqual(names, ["times-2.png", "times.png"])
             for path, _ in written:

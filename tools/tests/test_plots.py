@@ -21,9 +21,9 @@ class Plots(unittest.TestCase):
             rc, _, err = run_tool("nbk-report", cpu, gpu, "--out", out, "--quiet")
             self.assertEqual(rc, 0, err)
             pngs = sorted(n for n in os.listdir(out) if n.endswith(".png"))
-            self.assertEqual(pngs, ["speedup.png", "times.png"])
+            self.assertEqual(pngs, ["roofline-1.png", "roofline-2.png", "single-size.png", "times.png"])
             md = read(os.path.join(out, "index.md"))
-            self.assertLess(md.index("](speedup.png)"), md.index("## Summary"))  # the first thing shown
+            self.assertLess(md.index("](roofline-2.png)"), md.index("## Machine"))  # with the summary, first
             for name in pngs:
                 self.assertIn(f"]({name})", md)
                 width, height = plots.png_size(os.path.join(out, name))
@@ -32,15 +32,15 @@ class Plots(unittest.TestCase):
                 self.assertLessEqual(height, plots.MAX_HEIGHT_PX)
 
 
-    def test_a_cpu_only_run_opens_with_the_speedup_picture(self):
+    def test_a_cpu_only_run_opens_with_its_roofline(self):
         with tempfile.TemporaryDirectory() as tmp:
             run = cpu_run_with_numpy(tmp)
             out = os.path.join(tmp, "report")
             rc, summary, err = run_tool("nbk-report", run, "--out", out)
             self.assertEqual(rc, 0, err)
             md = read(os.path.join(out, "index.md"))
-            self.assertLess(md.index("](speedup.png)"), md.index("## Summary"))
-            self.assertLess(md.index("](speedup.png)"), md.index(".png)", md.index("## Summary")))
+            self.assertLess(md.index("](roofline.png)"), md.index("## Machine"))
+            self.assertNotIn(".png)", md[:md.index("](roofline.png)")])  # the first picture
             table = md[md.index("## Summary"):md.index("## Machine")]
             self.assertNotIn("GPU", table.splitlines()[2])  # no empty GPU columns
             self.assertNotIn("GPU", summary.splitlines()[0])
