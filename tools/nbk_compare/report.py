@@ -157,7 +157,7 @@ def machine_section(doc, runs):
 
 def summary_section(doc, runs, lines):
     groups, rows = summary.summary_table(runs, lines) if lines else ([], [])
-    headers = [f"{g}: {h}" if g else h for g, subs in groups for h in subs]
+    headers = [g if g and not i else h for g, subs in groups for i, h in enumerate(subs)]  # cells: the legend's
     doc.md("summary", runs, headers, rows, range(2, len(headers)), summary.legend(runs, lines) if lines else None)
 
 
