@@ -38,8 +38,8 @@ COMMON = ["--repetitions", "1", "--probe-size", "4096"]
 SWEEPS = ("maximum", "sin_exp")  # the programs with a crossover sweep
 # Besides timings, what a run cannot repeat: a racy counter's lost updates, a pool's creation time, free memory.
 TIMING_COLUMN = re.compile(r"^(first|best|median|faster|host|speed-up|device .*|.*GB/s.*|.*%.*|.*/s|.*transfers.*|with .*"
-                           r"|pool creation|lost updates|lost, worst call)$")
-TIMING_KEY = re.compile(r"(_s|_per_s|^speedup|^fraction_.*|_seconds|^lost_fewest|^lost_most|^memory_available_bytes|^openmp_thread_cpus)$")
+                           r"|pool creation|lost updates|lost, worst call|bound by)$")
+TIMING_KEY = re.compile(r"(_s|_per_s|^speedup|^fraction_.*|_seconds|^lost_fewest|^lost_most|^memory_available_bytes|^openmp_thread_cpus|^limit)$")
 OPAQUE = {"context", "probes"}  # keys compared, values not
 
 

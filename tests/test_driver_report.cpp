@@ -140,19 +140,67 @@ TEST(FittingProbe, InPlaceRowsAreJudgedByTheInPlaceProbeAndSayWhyTheyBeatACopy) 
   std::ostringstream out;
   nbk::exp::print_results(out, e, {r}, host_probes());
   const std::string text = out.str();
-  EXPECT_NE(text.find("200%*"), std::string::npos) << text;
-  EXPECT_NE(text.find("in place"), std::string::npos) << text;
-  EXPECT_NE(text.find("80%"), std::string::npos) << text;
-  const auto at = text.find("Above 100% of a reference");
-  ASSERT_NE(at, std::string::npos) << text;
-  EXPECT_NE(text.find("200% of memcpy: in place: one array read and written", at), std::string::npos) << text;
+  EXPECT_NE(text.find("| 80%        | memory"), std::string::npos) << text;  // one % of limit: of in place
+  EXPECT_EQ(text.find("200%"), std::string::npos) << text;  // the copies' figures stay in the JSON
+  EXPECT_EQ(text.find("Above 100%"), std::string::npos) << text;
   const auto row = nbk::exp::to_json(e, r, host_probes());
   EXPECT_EQ(row["fitting_probe"], "in_place");
   EXPECT_NEAR(row["fraction_of_fitting_probe"].get<double>(), 0.8, 1e-9);
+  EXPECT_NEAR(row["fraction_of_limit"].get<double>(), 0.8, 1e-9);
+  EXPECT_EQ(row["limit"], "memory");
+  EXPECT_TRUE(row["fraction_of_limit_because"].is_null());
   const auto& above = row["fraction_above_100_because"];
   EXPECT_TRUE(above["kokkos_copy"].is_string());  // 200% of copy and of memcpy, with their reason
   EXPECT_NE(above["memcpy"].get<std::string>().find("in place"), std::string::npos);
   EXPECT_TRUE(above["fitting_probe"].is_null());  // 80% of the in-place probe
+}
+
+// Issue 49: one % of limit a row, the roofline's bound from the same run's probes, and what binds it.
+TEST(Limit, ArithmeticBindsWhereTheFlopsTakeLongerThanTheBytes) {
+  Experiment e;
+  Variant v{"sin-exp"};
+  v.space = "serial";
+  Result r = host_result(v, 1.0);  // 1 GB: 0.1 s at the copy probe's 10 GB/s
+  r.traffic.flops = 50'000'000'000;  // 0.5 s at 100 GFLOP/s
+  r.traffic.flop_bytes = 4;
+  nbk::Probes probes = host_probes();
+  probes["serial"].fma_f32.gflop_per_s = 100;
+  const auto limit = nbk::exp::limit_of(e, r, probes);
+  EXPECT_EQ(limit.binds, "arithmetic");
+  EXPECT_NEAR(*limit.fraction, 0.5, 1e-9);
+  r.traffic.flops = 0;
+  r.traffic.bytes_read = r.traffic.bytes_written = 0;
+  EXPECT_EQ(nbk::exp::limit_of(e, r, probes).binds, "none counted");
+}
+
+TEST(Limit, LinkCallsByThePinnedRatesBothWaysAtOnceWhereTheyOverlap) {
+  Variant v = device_variant("explicit");
+  v.call_crosses_link = true;
+  nbk::Probes probes;
+  probes["cuda"].link = nbk::LinkBandwidth{1, 10, 50, 10, 50};  // pageable 10 GB/s, pinned 50 GB/s
+  const Result r = result_of(v, 0.04);  // 0.5 GB up, 0.5 GB back: 20 ms at the pinned rates
+  auto limit = nbk::exp::limit_of(Experiment{}, r, probes);
+  EXPECT_EQ(limit.binds, "link");
+  EXPECT_NEAR(*limit.fraction, 0.5, 1e-9);
+  v.moves = "explicit, 16 parts taking turns on two CUDA streams, pinned host memory: copies both ways at once";
+  limit = nbk::exp::limit_of(Experiment{}, r, probes);
+  EXPECT_NEAR(*limit.fraction, 0.25, 1e-9);  // 10 ms each way, at once
+}
+
+TEST(Limit, TinyDeviceCallsAreLatencyBoundAndFiguresAboveLimitSayWhy) {
+  const Variant tiny = device_variant("tiny");
+  Result r = result_of(tiny, 10e-6);
+  r.traffic.bytes_read = r.traffic.bytes_written = 1000;
+  nbk::Probes probes;
+  probes["cuda"].copy_gb_per_s = 80;
+  EXPECT_EQ(nbk::exp::limit_of(Experiment{}, r, probes).binds, "latency");
+  Variant v{"copy"};
+  v.space = "serial";
+  std::ostringstream out;
+  nbk::exp::print_results(out, Experiment{}, {host_result(v, 0.05)}, host_probes());  // 200% of copy
+  EXPECT_NE(out.str().find("200%*"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Above 100% of its limit"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("200% of limit (memory): not established"), std::string::npos) << out.str();
 }
 
 TEST(FittingProbe, ReadOnlyRowsAreJudgedByDot) {

@@ -59,6 +59,11 @@ nlohmann::json to_json(const Experiment& experiment, const Result& r, const Prob
   row["budget_s"] = r.budget_s > 0 ? nlohmann::json(r.budget_s) : nlohmann::json(nullptr);
   row["stopped_early"] = r.stopped_early();
   if (r.with_transfers.repetitions > 0) row["with_transfers"]["repetitions"] = r.with_transfers.repetitions;
+  const Limit limit = limit_of(experiment, r, probes);  // the table's % of limit and what binds it
+  row["fraction_of_limit"] = or_null(limit.fraction);
+  row["limit"] = limit.binds;
+  const auto above_limit_reason = above_limit(experiment, r, probes);
+  row["fraction_of_limit_because"] = above_limit_reason ? nlohmann::json(*above_limit_reason) : nlohmann::json(nullptr);
   const Variant& v = *r.variant;
   if (v.device && v.call_crosses_link) return row;  // judged by the link
   const Basis basis = fitting_basis(experiment, r);
