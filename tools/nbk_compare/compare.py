@@ -351,11 +351,6 @@ def parser(regress=False):
     return p
 
 
-def open_inputs(paths, labels=()):
-    for path, label in zip(paths, choose_labels([path_labels(p) for p in paths], labels)):
-        yield open_compare_input(path, label)
-
-
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     regress = argv[:1] == ["regress"]
@@ -365,7 +360,8 @@ def main(argv=None):
             pattern = re.compile(args.filter or "")
         except re.error as e:
             raise UsageError(f"--filter: not a regular expression ({e}): '{args.filter}'") from None
-        files, rc = list(open_inputs(args.files, args.label)), 0
+        labels = choose_labels([path_labels(p) for p in args.files], args.label)
+        files, rc = [open_compare_input(path, label) for path, label in zip(args.files, labels)], 0
         if len(files) == 2 and not args.columns and not args.baseline:
             reg = Regression(*files, alpha=args.alpha, threshold=args.threshold)
             render_pairs(reg, *pairs(reg, pattern, regress or args.all), args.format, sys.stdout)

@@ -193,10 +193,6 @@ class Run:
             return self.link_fraction
         return None if self.gbps is None or self.reference is None else self.gbps / self.reference.gbps
 
-    @property
-    def fraction_of(self):
-        return "link" if self.crosses_link else (self.reference.variant if self.reference else None)
-
 
 def bandwidth_reference(runs, space):
     """The one reference rule: the memcpy probe of `space` (older files: its copy probe) at its largest size;

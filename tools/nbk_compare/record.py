@@ -81,8 +81,7 @@ def git_revision(repo=REPO):
     rev = _command(["git", "-C", repo, "rev-parse", "--short", "HEAD"])
     if not rev:
         return "unknown", None
-    status = _command(["git", "-C", repo, "status", "--porcelain", "--untracked-files=no"])
-    return rev, bool(status)
+    return rev, bool(_command(["git", "-C", repo, "status", "--porcelain", "--untracked-files=no"]))
 
 
 def cpu_model():
@@ -158,12 +157,9 @@ def json_files(folder):
 
 
 def _program_contexts(path):
-    found = {}
-    for file in json_files(path):
-        data = _json(file)
-        if isinstance(data, dict) and isinstance(data.get("experiment"), str) and isinstance(data.get("context"), dict):
-            found[os.path.basename(file)] = data["context"]
-    return found
+    files = {os.path.basename(file): _json(file) for file in json_files(path)}
+    return {name: data["context"] for name, data in files.items() if isinstance(data, dict)
+            and isinstance(data.get("experiment"), str) and isinstance(data.get("context"), dict)}
 
 
 def _json(path):
@@ -177,9 +173,8 @@ def _json(path):
 def numpy_record(path, code):
     contexts = _program_contexts(os.path.join(path, NUMPY_FOLDER))
     first = next(iter(contexts.values()), {})
-    out = {"tool": "tools/nbk-numpy", "exit_code": code, "ran": bool(contexts), "files": sorted(contexts)}
-    out.update({k: first[k] for k in NUMPY_KEYS if k in first})
-    return out
+    return {"tool": "tools/nbk-numpy", "exit_code": code, "ran": bool(contexts), "files": sorted(contexts),
+            **{k: first[k] for k in NUMPY_KEYS if k in first}}
 
 
 def finish(path, statuses=(), numpy=None):
@@ -188,7 +183,8 @@ def finish(path, statuses=(), numpy=None):
     first = next(iter(programs.values()), {})
     config = first.get("kokkos_configuration")
     context.update({
-        "kokkos_version": first.get("kokkos_version") or context.get("kokkos_version"), "kokkos_execution_spaces": first.get("execution_spaces"),
+        "kokkos_version": first.get("kokkos_version") or context.get("kokkos_version"),
+        "kokkos_execution_spaces": first.get("execution_spaces"),
         "kokkos_configuration": str(config) if config else None,
         "omp": {k: first.get(k) for k in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS") if k in first},
         "host_concurrency": first.get("host_concurrency"), "programs": sorted(programs),
@@ -265,7 +261,6 @@ def main(argv=None):
                 raise OSError(f"{args.run}: no such run folder")
             finish(args.run, args.status, args.numpy)
     except OSError as e:
-        where = f"{e.filename}: {e.strerror}" if e.strerror else str(e)
-        print(f"nbk-run-record: error: {where}", file=sys.stderr)
+        print(f"nbk-run-record: error: {f'{e.filename}: {e.strerror}' if e.strerror else e}", file=sys.stderr)
         return 2
     return 0

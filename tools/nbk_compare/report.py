@@ -49,10 +49,6 @@ class Doc:
     def p(self, text): self._add("p", text=text)
     def img(self, src, alt): self._add("img", src=src, alt=alt)
 
-    def items(self, items):
-        if items := list(items):
-            self._add("ul", entries=items)
-
     def table(self, headers, rows, right=()):
         self._add("table", headers=headers, rows=rows, right=set(right))
 

@@ -12,7 +12,7 @@ TRANSFERS = "+transfers"
 SUBFOLDERS = ("results", record.NUMPY_FOLDER)  # part of a run: older runs' results/, nbk-numpy's numpy/
 
 
-def _positive(v):
+def positive(v):
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else None
 
 
@@ -33,11 +33,11 @@ def rows_of(run, data):
             size = str(row.get("size", ""))
             r = Run(f"{experiment}/{variant}/{space}/{size}", experiment=experiment, variant=variant, space=space,
                     size=size, extra="")
-            time, gbps = _positive(timing.get("best_s")), _positive(timing.get("gb_per_s"))
+            time, gbps = positive(timing.get("best_s")), positive(timing.get("gb_per_s"))
             r.samples, r.gbps_samples = [time] if time else [], [gbps] if gbps else []
             r.run, r.crosses_link = run, transfers or "fraction_of_link" in row
             r.elements = row.get("elements") if isinstance(row.get("elements"), int) else None
-            r.link_fraction = _positive(timing.get("fraction_of_link"))
+            r.link_fraction = positive(timing.get("fraction_of_link"))
             r.error = None if row.get("status") == "verified" else \
                 f"not verified: {row.get('check') or row.get('status') or 'no status'}"
             # judged_on: the space whose probes judge the row (a vendor call on every core: openmp's)

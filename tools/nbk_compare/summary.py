@@ -4,7 +4,7 @@ import re
 
 from .fmt import format_pct, format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES, size_sort_key
-from .runs import TRANSFERS, entries_of, experiment_order
+from .runs import TRANSFERS, entries_of, experiment_order, positive
 
 NOT_COMPARABLE = "not comparable"
 LATENCY_S = 20e-6  # a device call this short is bound by launch and fence latency (driver_table.cpp's)
@@ -19,10 +19,6 @@ def _row(entry):
                  == key), {}), data.get("probes") or {}
 
 
-def _rate(d, key):  # a positive number, else None
-    return v if isinstance(v := (d or {}).get(key), (int, float)) and not isinstance(v, bool) and v > 0 else None
-
-
 def limit(entry):
     """(the time the row cannot beat on its space over its time, what binds, why above 100%) or None.
     The bound: bytes over the fitting bandwidth probe or flops over the FMA probe, the larger, from the same run;
@@ -31,18 +27,19 @@ def limit(entry):
         return None
     row, probes = _row(entry)
     probe = probes.get(row.get("judged_on") or {"host": "serial"}.get(entry.space, entry.space)) or {}
-    size = (entry.gbps or 0) * entry.time or (_rate(row, "bytes_per_call") or 0) * 1e-9  # GB a call
+    size = (entry.gbps or 0) * entry.time or (positive(row.get("bytes_per_call")) or 0) * 1e-9  # GB a call
     if entry.crosses_link:  # records without pinned rates: the pageable figure of the program
         link = probe.get("link") or {}
-        up, down = _rate(link, "h2d_pinned_gb_per_s"), _rate(link, "d2h_pinned_gb_per_s")
+        up, down = positive(link.get("h2d_pinned_gb_per_s")), positive(link.get("d2h_pinned_gb_per_s"))
         both = BOTH_WAYS.search(str(row.get("moves"))) and not entry.variant.endswith(TRANSFERS)
         bound = size / 2 * (max(1 / up, 1 / down) if both else 1 / up + 1 / down) / entry.time if up and down \
             else entry.link_fraction
         return (bound, "link", None) if bound else None
     fits = row.get("fitting_probe") or "copy"
-    memory = size / next(filter(None, (_rate(probe, f"{k}_gb_per_s") for k in (fits, "copy", "memcpy"))), float("inf"))
-    arithmetic = (_rate(row, "flops_per_call") or 0) * 1e-9 / (
-        _rate(probe, f"fma_{row.get('flop_precision')}_gflop_per_s") or float("inf"))
+    memory = size / next(filter(None, (positive(probe.get(f"{k}_gb_per_s")) for k in (fits, "copy", "memcpy"))),
+                         float("inf"))
+    arithmetic = (positive(row.get("flops_per_call")) or 0) * 1e-9 / (
+        positive(probe.get(f"fma_{row.get('flop_precision')}_gflop_per_s")) or float("inf"))
     why = (row.get("fraction_above_100_because") or {}).get  # its program's reason, for the probe that fits it
     return (max(memory, arithmetic) / entry.time, "latency" if entry.on_device and entry.time < LATENCY_S else
             "memory" if memory >= arithmetic else "arithmetic", why("fitting_probe") or why(
@@ -189,7 +186,7 @@ def crossovers(runs, lines):
                     name = sweep.get("host_variant") or ""
                     found.setdefault((experiment, name), Crossover(experiment, name)).curves[run.label] = {
                         k: {p["elements"]: p[key] for p in sweep["points"] if isinstance(p, dict) and isinstance(
-                            p.get("elements"), int) and _rate(p, key)} for k, key in SWEPT.items()
+                            p.get("elements"), int) and positive(p.get(key))} for k, key in SWEPT.items()
                         if sweep.get("device_space") or k == "host"}
     for line in lines:  # a workload without a sweep: its rows' best of the line's kind per size, as the summary's
         mine, curves = [e for e in entries_of(runs, line.experiment) if e.usable and e.elements], {k: {} for k in PICKS}
