@@ -169,15 +169,11 @@ def render_comparison_text(cmp):
 
 
 def comparison_records(cmp):
-    records = []
     for row in cmp.rows:
-        for c in cmp.columns:
-            cell = row.cells.get(c.label)
-            if cell is None:
-                continue
+        for c, cell in ((c, row.cells[c.label]) for c in cmp.columns if c.label in row.cells):
             (kind, rel, details), link = cell.spread, cell.run.crosses_link  # a call crossing it: judged by the link
             ref = None if link else cell.run.reference
-            records.append({
+            yield {
                 "experiment": row.experiment, "variant": row.variant, "size": row.size, "extra": row.extra,
                 "column": c.label, "space": c.space, "file": c.file.path, "name": cell.run.name, "error": cell.error,
                 "time_s": cell.time, "repetitions": cell.run.repetitions, "spread_kind": kind, "spread": rel,
@@ -185,15 +181,14 @@ def comparison_records(cmp):
                 "reference": ref.name if ref else None, "reference_gb_per_s": ref.gbps if ref else None,
                 "fraction_of_reference": None if link or cell.error else cell.run.fraction,
                 "baseline": cmp.baseline.label, "speedup": cell.speedup, "p_value": cell.p_value, "test": cell.test,
-                "significant": cell.significant})
-    return records
+                "significant": cell.significant}
 
 
 def comparison_doc(cmp):
     return {"baseline": cmp.baseline.label, "alpha": cmp.alpha,
             "files": [{"label": f.label, "path": f.path} for f in cmp.files],
             "columns": [{"label": c.label, "space": c.space, "file": c.file.path} for c in cmp.columns],
-            "notes": cmp.notes, "results": comparison_records(cmp)}
+            "notes": cmp.notes, "results": list(comparison_records(cmp))}
 
 
 @dataclasses.dataclass

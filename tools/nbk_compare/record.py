@@ -97,27 +97,27 @@ def gpus():
     return [line.strip() for line in out.splitlines() if line.strip()] if out else []
 
 
-def compiler(build_dir):
+def _cached(build_dir, name):
+    """An entry of the build folder's CMakeCache.txt, or None."""
     try:
         with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8", errors="replace") as f:
-            found = re.search(r"^CMAKE_CXX_COMPILER:\w+=(.+)$", f.read(), re.M)
+            found = re.search(rf"^{name}:\w+=(.+)$", f.read(), re.M)
     except OSError:
-        found = None
-    if not found:
         return None
-    path = found.group(1).strip()
-    version = _command([path, "--version"])
+    return found and found.group(1).strip()
+
+
+def compiler(build_dir):
+    version = (path := _cached(build_dir, "CMAKE_CXX_COMPILER")) and _command([path, "--version"])
     return f"{path}: {version.splitlines()[0]}" if version else path
 
 
 def kokkos_version(build_dir):
     """The Kokkos a build folder was configured with (its KokkosConfigVersion.cmake), or None."""
     try:
-        with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8", errors="replace") as f:
-            found = re.search(r"^Kokkos_DIR:\w+=(.+)$", f.read(), re.M)
-        with open(os.path.join(found.group(1).strip(), "KokkosConfigVersion.cmake"), encoding="utf-8") as f:
+        with open(os.path.join(_cached(build_dir, "Kokkos_DIR"), "KokkosConfigVersion.cmake"), encoding="utf-8") as f:
             version = re.search(r'set\(PACKAGE_VERSION "([^"]+)"\)', f.read())
-    except (OSError, AttributeError):
+    except (OSError, TypeError):
         return None
     return version.group(1) if version else None
 

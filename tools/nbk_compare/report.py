@@ -286,11 +286,8 @@ def main(argv):
     out = args.out or default_out(args.runs[0] if os.path.isdir(args.runs[0]) else
                                   os.path.dirname(os.path.abspath(args.runs[0])))
     try:
-        if args.runs:
-            runs = open_runs(args.runs, args.label)
-        else:
-            runs = [RunRecord(None, files=args.results, allow_empty=True)]
-            runs[0].label = args.label[0] if args.label else "results"
+        runs = open_runs(args.runs, args.label) if args.runs else [
+            RunRecord(None, (args.label or ["results"])[0], files=args.results, allow_empty=True)]
         written, text = build(runs, out, plots_wanted=not args.no_plots)
     except InputError as e:
         print(f"nbk-report: error: {e}", file=sys.stderr)

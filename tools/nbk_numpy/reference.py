@@ -686,9 +686,8 @@ def run(argv):
         for name, sizes in plan.items():
             w = WORKLOADS[name]
             print(f"{w.name}: {w.title} ({w.document}); sizes {', '.join(size_text(s) for s in sizes)}; "
-                  f"{args.repetitions or w.repetitions} repetitions")
-            for v in w.variants:
-                print(f"  {v.name:<14} {v.expression}")
+                  f"{args.repetitions or w.repetitions} repetitions",
+                  *(f"  {v.name:<14} {v.expression}" for v in w.variants), sep="\n")
         return 0
     os.environ.update(dict.fromkeys(THREAD_VARIABLES, str(args.threads)))
     try:
