@@ -197,17 +197,14 @@ def finish(path, statuses=(), numpy=None):
 
 def write_context(path, context):
     with open(os.path.join(path, RUN_FILE), "w", encoding="utf-8") as f:
-        json.dump(context, f, indent=1)
-        f.write("\n")
+        f.write(json.dumps(context, indent=1) + "\n")
 
 
 def read_context(path):
     """run.json as a dict, {} when absent, None when unreadable."""
-    file = os.path.join(path, RUN_FILE)
-    if not os.path.exists(file):
+    if not os.path.exists(file := os.path.join(path, RUN_FILE)):
         return {}
-    data = _json(file)
-    return data if isinstance(data, dict) else None
+    return data if isinstance(data := _json(file), dict) else None
 
 
 def _built(path):

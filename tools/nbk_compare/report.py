@@ -183,7 +183,7 @@ def experiment_comparison(doc, runs, experiment):
     doc.table(headers, [[variant, format_size(size)] + [_cell_text(e) if (e := cells.get((
         variant, size, run.label, space))) else "-" for run, space in columns] for variant, size in keys],
               right=range(2, len(headers)))
-    doc.md("experiment_notes", [r.label for r in runs if not r.files_of(experiment)], several)
+    doc.md("experiment_notes", [r.label for r in runs if experiment not in {**r.programs, **r.references}], several)
 
 
 def workload_notes(experiment):

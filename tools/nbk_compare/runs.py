@@ -146,9 +146,6 @@ class RunRecord:
                 raise
             self.skipped.append((path, str(e).split(": ", 1)[-1]))
 
-    def files_of(self, experiment):
-        return [files[experiment] for files in (self.programs, self.references) if experiment in files]
-
     def reference_contexts(self):
         return [d["context"] for _, d in self.references.values() if isinstance(d.get("context"), dict)]
 

@@ -561,9 +561,8 @@ def result_row(case, size, repetitions, budget, memcpy, note):
 def write_json(path, doc):
     """Strict JSON: NaN and infinities as null."""
     with open(path + ".tmp", "w", encoding="utf-8") as f:
-        json.dump(json.loads(json.dumps(doc), parse_constant=lambda _: None), f, indent=2, sort_keys=True,
-                  allow_nan=False)
-        f.write("\n")
+        f.write(json.dumps(json.loads(json.dumps(doc), parse_constant=lambda _: None), indent=2, sort_keys=True,
+                           allow_nan=False) + "\n")
     os.replace(path + ".tmp", path)
 
 
