@@ -2,8 +2,8 @@
 # CI's check of a CUDA build's integer atomics (no GPU needed: nvcc writes the PTX here).
 # 1. Every nbk kernel's PTX is free of compare-and-swap, and the counter's, the histogram's
 #    and pi's kernels exist with native integer adds (scripts/ptx_atomics.py).
-#    add-one's increment, add's range, the built-in and tree sums, the flat maximum and
-#    mat-add, the histogram's team kernels and row sums' vector lanes load 16 bytes at once (nbk/core/packed.hpp), and
+#    add-one's PlusOne, add's and the flat mat-add's Plus, the built-in and tree sums, the flat
+#    maximum, the histogram's team kernels and row sums' vector lanes load 16 bytes at once (nbk/core/packed.hpp), and
 #    the built-in sum issues four such loads before it adds one (64 bytes in flight a thread).
 # 2. The check can fail: the same script rejects tests/ptx/cas_loop.cpp (a long long
 #    atomic_add), compiled by this build's nvcc and Kokkos.
@@ -18,7 +18,7 @@ python3 "$check" "$build/lib/ptx" \
   --require nbk::counter::atomic_increments --require nbk::histogram::atomic_histogram \
   --require nbk::histogram::scatter_histogram --require nbk::histogram::team_histogram \
   --require nbk::histogram::private_histogram_device --require nbk::histogram::unchecked_document_histogram \
-  --require-v4 nbk::increment --require-v4 nbk::add::range_add --require-v4 nbk::sum::builtin --require-v4 nbk::sum::tree_partials --require-v4 nbk::maximum --require-v4 nbk::mat_add \
+  --require-v4 nbk::PlusOne --require-v4 nbk::add::Plus --require-v4 nbk::sum::builtin --require-v4 nbk::sum::tree_partials --require-v4 nbk::maximum --require-v4 nbk::mat_add::Plus \
   --require-v4 nbk::histogram::team_histogram --require-v4 nbk::histogram::private_histogram_device \
   --require-v4 nbk::row_sum::vector_row_sums \
   --require-in-flight nbk::sum::builtin=4

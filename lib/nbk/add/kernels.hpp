@@ -13,6 +13,13 @@
 
 namespace nbk::add {
 
+struct Plus {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(T a, T b) const {
+    return T(a + b);
+  }
+};
+
 // One element a thread on a host; GPU code 16 bytes of each array a thread (nbk/core/packed.hpp).
 template <class Space, class X, class Out, class Code = CodeFor<Space>>
 void range_add(const Space& exec, const X& x, const X& y, const Out& out, Code code = {}) {

@@ -48,15 +48,10 @@ auto packs_of(const View& v) {
   return Packs(reinterpret_cast<P*>(v.data()), static_cast<std::size_t>(v.extent(0)) / width);
 }
 
-// The element operations of the maps below are functors at namespace scope, not lambdas: nvcc
-// refuses a lambda type local to a host function (what NBK_LAMBDA gives a host space) as a
-// template argument of a function that defines an extended lambda, as these do.
-struct Plus {
-  template <class T>
-  KOKKOS_INLINE_FUNCTION T operator()(T a, T b) const {
-    return T(a + b);
-  }
-};
+// The element operations handed to the maps below are functors at namespace scope, not lambdas:
+// nvcc refuses a lambda type local to a host function (what NBK_LAMBDA gives a host space) as a
+// template argument of a function that defines an extended lambda, as these do. Each workload
+// names its own, so that its kernels' names say whose they are (tests/ptx_atomics.sh reads them).
 
 // v(i) = f(v(i)) for every i, labelled `label`: a thread a 16-byte pack where packs_of gives
 // them (the last thread takes the tail), a thread an element elsewhere.

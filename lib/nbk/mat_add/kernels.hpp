@@ -32,6 +32,10 @@ inline constexpr Launch guide_launch{{16, 16}};  // the guide's threadsPerBlock(
 inline constexpr Launch row_launch{{1, 256}};
 inline constexpr Launch flat_launch{{}, Walk::flat};  // the spans as one range, 16-byte packs on a GPU
 
+struct Plus {
+  KOKKOS_INLINE_FUNCTION float operator()(float x, float y) const { return x + y; }
+};
+
 template <class Space, class A, class C, class Code = CodeFor<Space>>
 void mat_add(const Space& exec, const A& a, const A& b, const C& c, const Launch& launch, Code code = {}) {
   static_assert(Kokkos::is_execution_space<Space>::value);
