@@ -162,16 +162,20 @@ TEST(VectorMath, BoundRejectsSinglePrecision) {
   EXPECT_EQ(ulp_error<float>(std::numeric_limits<float>::denorm_min(), std::ldexp(1.0L, -149)), 0.0);
 }
 
-// The product's host log-sum (lib/nbk/core/host_log.hpp): with AVX-512, its own 8-lane log,
-// checked here element by element at its stated bound, 1 ulp; and the sum itself, on every size
-// shape its loop has (none, a masked tail only, whole vectors, both).
-#if defined(NBK_HOST_LOG_AVX512)
+// The product's host log-sum (lib/nbk/core/host_log.hpp): its vector log, in every form this
+// build's target has (AVX2 and FMA; AVX-512 too where the target has it), checked element by
+// element at its stated bound, 1 ulp, through both of its paths (all lanes normal, and the general
+// one), and the forms against each other bit for bit; and the sum itself, on every size shape its
+// loop has (none, a padded last vector only, whole vectors, both), and with lanes that take the
+// general path.
+#if defined(NBK_HOST_LOG_VECTOR)
 std::vector<double> log_inputs() {
   std::vector<double> x = inputs<double>(Fn::log);
   // Both sides of every table boundary (0.703125 + j/32 below 1, 1 + (2j + 1)/32 above; the
-  // 1/32 steps cover both) in the binade of 1 and in two others, a grid of subnormals, a
-  // signalling NaN; padded with ones to whole vectors.
-  for (double scale : {1.0, 0x1p-700, 0x1p+600})
+  // 1/32 steps cover both) in the binade of 1 and in three others, the smallest normals' among
+  // them (taken by the general path), a grid of subnormals, a signalling NaN; padded with ones to
+  // whole vectors.
+  for (double scale : {1.0, 0x1p-700, 0x1p+600, 0x1p-1022})
     for (double b = 0.703125; b <= 1.40625; b += b < 1 ? 1.0 / 64 : 1.0 / 32)
       for (double edge : {b, std::nextafter(b, 0.0), std::nextafter(b, 2.0)}) x.push_back(edge * scale);
   for (int i = 0; i < 4099; ++i) x.push_back(std::ldexp(1.0 + i / 4099.0, -1074 + i % 52));
@@ -180,24 +184,111 @@ std::vector<double> log_inputs() {
   return x;
 }
 
-TEST(HostLog, EightLanesWithinOneUlp) {
+template <class V>
+struct HostLogForm {
+  using Vector = V;
+};
+using HostLogForms = ::testing::Types<HostLogForm<nbk::host_math::log_detail::Avx2>
+#if defined(NBK_HOST_LOG_AVX512)
+                                      ,
+                                      HostLogForm<nbk::host_math::log_detail::Avx512>
+#endif
+                                      >;
+struct HostLogFormNames {
+  template <class Form>
+  static std::string GetName(int) {
+    return Form::Vector::lanes == 8 ? "avx512" : "avx2";
+  }
+};
+template <class Form>
+class HostLog : public ::testing::Test {};
+TYPED_TEST_SUITE(HostLog, HostLogForms, HostLogFormNames);
+
+// Each vector of inputs as the log-sum's loop takes it (log_of_lanes: its fast path where every
+// lane is a positive normal double, the general one otherwise) and by the general path alone.
+TYPED_TEST(HostLog, LanesWithinOneUlpOnBothPaths) {
+  using V = typename TypeParam::Vector;
   const std::vector<double> x = log_inputs();
   double worst = 0, worst_x = 0;
-  for (std::size_t i = 0; i + 8 <= x.size(); i += 8) {
-    double y[8];
-    _mm512_storeu_pd(y, nbk::host_math::log_f64x8(_mm512_loadu_pd(x.data() + i)));
-    for (std::size_t lane = 0; lane < 8; ++lane) {
+  std::size_t fast = 0, differ = 0;
+  for (std::size_t i = 0; i + V::lanes <= x.size(); i += V::lanes) {
+    double y[V::lanes], general[V::lanes];
+    nbk::host_math::log_detail::log_of_lanes<V>(x.data() + i, y);
+    V::store(general, nbk::host_math::log_detail::log_lanes<V>(V::load(x.data() + i)));
+    bool normal = true;
+    for (int lane = 0; lane < V::lanes; ++lane) {
       const double e = ulp_error(y[lane], std::log(static_cast<long double>(x[i + lane])));
       if (!(e <= worst)) worst = e, worst_x = x[i + lane];
+      differ += std::memcmp(&y[lane], &general[lane], sizeof(double)) != 0;
+      normal = normal && x[i + lane] >= 0x1.68p-1022 && x[i + lane] <= std::numeric_limits<double>::max();
     }
+    fast += normal;
   }
-  std::cout << "  AVX-512 log: at most " << worst << " ulp over " << x.size() << " inputs\n";
+  std::cout << "  " << V::lanes << "-lane log: at most " << worst << " ulp over " << x.size() << " inputs, "
+            << fast << " vectors on the fast path\n";
   EXPECT_LE(worst, 1.0) << "log of " << worst_x;
+  EXPECT_EQ(differ, 0u) << "lanes where the fast path and the general one differ";
+  EXPECT_GT(fast, x.size() / V::lanes / 4);  // the dense grid
+}
+
+#if defined(NBK_HOST_LOG_AVX512)
+// One algorithm: the AVX2 form gives the AVX-512 one's results bit for bit (NaNs' payloads too).
+TEST(HostLogForms, Avx2IsAvx512BitForBit) {
+  namespace d = nbk::host_math::log_detail;
+  const std::vector<double> x = log_inputs();
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i + 8 <= x.size(); i += 8) {
+    double narrow[8], wide[8];
+    d::log_of_lanes<d::Avx2>(x.data() + i, narrow);
+    d::log_of_lanes<d::Avx2>(x.data() + i + 4, narrow + 4);
+    d::log_of_lanes<d::Avx512>(x.data() + i, wide);
+    for (int lane = 0; lane < 8; ++lane) differ += std::memcmp(&narrow[lane], &wide[lane], sizeof(double)) != 0;
+  }
+  EXPECT_EQ(differ, 0u);
 }
 #endif
 
-TEST(HostLog, SumOfLogsMatchesLongDouble) {
+TYPED_TEST(HostLog, SumOfLogsMatchesLongDouble) {
+  using V = typename TypeParam::Vector;
+  const auto sum_of_logs = [](const double* x, std::int64_t n) {
+    return nbk::host_math::log_detail::sum_of_logs<V>(x, n);
+  };
   std::mt19937_64 engine(20261125);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (std::int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 4096, 4097}) {
+    // (0, 1], then the same with a subnormal and one of the smallest normals in it, which send
+    // the call down the general path.
+    for (bool general : {false, true}) {
+      std::vector<double> x(static_cast<std::size_t>(n));
+      for (double& v : x) v = 1.0 - uniform(engine);
+      if (general && n > 0) x[static_cast<std::size_t>(n / 2)] = 0x1.8p-1060, x[0] = 0x1.2p-1022;
+      long double exact = 0, magnitude = 0;
+      for (double v : x) {
+        const long double log_v = std::log(static_cast<long double>(v));
+        exact += log_v, magnitude += std::fabs(log_v);
+      }
+      // Each log within 1 ulp (2 u |log x|, u = eps / 2), then along the longest chain of
+      // additions n / 4 + 3 roundings (AVX2: a lane, the last vector, the lanes' sum; AVX-512
+      // n / 8 + 4), each within u of the magnitudes.
+      const long double bound = (n / 4 + 32) * std::numeric_limits<double>::epsilon() / 2 * magnitude;
+      EXPECT_LE(std::fabs(sum_of_logs(x.data(), n) - exact), bound) << n << " elements, general " << general;
+    }
+  }
+  // A zero makes the sum -inf and a negative value NaN, wherever they sit.
+  std::vector<double> x(21, 0.5);
+  x[19] = 0.0;
+  EXPECT_EQ(sum_of_logs(x.data(), 21), -std::numeric_limits<double>::infinity());
+  x[19] = -1.0;
+  EXPECT_TRUE(std::isnan(sum_of_logs(x.data(), 21)));
+  // A lone element: the other lanes of its vector are ones, which add nothing.
+  EXPECT_EQ(sum_of_logs(x.data() + 20, 1), std::log(0.5));
+}
+#endif
+
+// What the product's log-sum calls in this build (the vector form above where there is one, the
+// portable loop otherwise) and the portable loop, against long double.
+TEST(HostLogSum, EveryFormMatchesLongDouble) {
+  std::mt19937_64 engine(20261126);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   for (std::int64_t n : {0, 1, 7, 8, 9, 15, 16, 17, 31, 4096, 4097}) {
     std::vector<double> x(static_cast<std::size_t>(n));
@@ -207,21 +298,17 @@ TEST(HostLog, SumOfLogsMatchesLongDouble) {
       const long double log_v = std::log(static_cast<long double>(v));
       exact += log_v, magnitude += std::fabs(log_v);
     }
-    // Each log within 1 ulp (2 u |log x|, u = eps / 2), then along the longest chain of additions
-    // n / 8 + 4 roundings (AVX-512: a lane, the tail, the lanes' tree) or n / 16 + 30 (portable:
-    // a lane, its 15-element tail, the 16 lanes in turn), each within u of the magnitudes.
-    const long double bound = (n / 8 + 32) * std::numeric_limits<double>::epsilon() / 2 * magnitude;
+    // As above; the portable loop's chains are n / 16 + 30 (a lane, its 15-element tail, the 16
+    // lanes in turn).
+    const long double bound = (n / 4 + 32) * std::numeric_limits<double>::epsilon() / 2 * magnitude;
     EXPECT_LE(std::fabs(nbk::host_math::sum_of_logs(x.data(), n) - exact), bound) << n << " elements";
     EXPECT_LE(std::fabs(nbk::host_math::sum_of_logs_portable(x.data(), n) - exact), bound) << n << " elements";
   }
-  // A zero makes the sum -inf and a negative value NaN, wherever they sit.
   std::vector<double> x(21, 0.5);
   x[19] = 0.0;
   EXPECT_EQ(nbk::host_math::sum_of_logs(x.data(), 21), -std::numeric_limits<double>::infinity());
   x[19] = -1.0;
   EXPECT_TRUE(std::isnan(nbk::host_math::sum_of_logs(x.data(), 21)));
-  // A lone element: seven masked-off lanes, which add nothing.
-  EXPECT_EQ(nbk::host_math::sum_of_logs(x.data() + 20, 1), std::log(0.5));
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Compiled on its own with GCC's vectorizer report (tests/CMakeLists.txt, math.vectorized.product):
 // the report must say that the portable sum of logarithms (lib/nbk/core/host_log.hpp), the
-// product's log-sum on a host space without AVX-512, runs as vector code. Its log is inline, so
-// no libmvec import can show that. (With AVX-512 the log-sum is written in vector intrinsics.)
+// product's log-sum on a host space without AVX2 and FMA, runs as vector code. Its log is inline,
+// so no libmvec import can show that. (With AVX2 and FMA, or AVX-512, the log-sum is written in
+// vector intrinsics.)
 #include <cstdint>
 
 #include "nbk/core/host_log.hpp"

@@ -37,9 +37,9 @@ double reduce_product(const Space& exec, const View& x) {
 
 // sum log(x_i): log of the product, without the product's range limits.
 // GPU code: each thread takes one element. Host code: each work item sums a chunk of x with
-// host_math::sum_of_logs (host_log.hpp: our own log, 8 lanes at a time in AVX-512 where the
-// build targets it), which reads x as contiguous memory; its lambda is host-only, as that code
-// is, so a GPU takes GPU code only (nbk/core/code.hpp).
+// host_math::sum_of_logs (host_log.hpp: our own log, 8 lanes at a time with AVX-512 and 4 with
+// AVX2 and FMA, whichever the build targets), which reads x as contiguous memory; its lambda is
+// host-only, as that code is, so a GPU takes GPU code only (nbk/core/code.hpp).
 template <class Space, class View, class Code = CodeFor<Space>>
 double reduce_log_sum(const Space& exec, const View& x, Code = {}) {
   static_assert(is_gpu_code_v<Code> || !is_device_space_v<Space>, "host code runs on host spaces only");
