@@ -29,26 +29,35 @@ using Matrix = Kokkos::View<float**, Kokkos::LayoutRight, Memory>;
 // shape on Serial and OpenMP too.
 //
 // Host code (HostTileShape): a team is one thread, with a tile of A (rows x 256) and of B
-// (256 x 128) staged for each 256-deep step, and C's tile in scratch between steps (128 x 128
-// with AVX-512: 320 KiB of scratch, in L2). B's tile is staged as panels, each block column's
-// 256 x block_cols elements contiguous (32 KiB with AVX-512), read by the thread as it runs down
-// the panel's column of register blocks (block_rows rows of two vectors' width: AVX-512 8 x 32,
-// AVX2 6 x 16; 12-16 accumulators and room for a row of B and a broadcast of A;
-// multiply_block_on_host) as one stream that the prefetchers keep ahead. Staged row-major, 512
-// bytes a row, a panel fell into a quarter of L1's sets and was read from L2 at every step: one
-// Zen 4 thread ran at 83-85% of OpenBLAS's one thread, 91-97% with panels (128 deep, a panel
-// that fits L1 beside A's rows, measured no faster). Blocks of one row, or arrays GCC 12 kept
-// in memory, ran at 40-60% of the register blocks.
+// (256 x cols) staged for each 256-deep step, and C's tile in scratch between steps (128 x 128
+// with AVX-512: 320 KiB of scratch, in L2; 128 x 96 with AVX2: 272 KiB). B's tile is staged as
+// panels, each block column's 256 x block_cols elements contiguous (32 KiB with AVX-512, 24 KiB
+// with AVX2), read by the thread as it runs down the panel's column of register blocks
+// (multiply_block_on_host) as one stream that the prefetchers keep ahead. A register block is
+// block_rows rows of block_vectors vectors, sized to the registers: AVX-512 8 x 32 (16 zmm
+// accumulators of 32), AVX2 with FMA 4 x 24 (12 ymm accumulators, 3 for a row of B and one
+// broadcast of A: all 16). Each step of k loads a row of B and broadcasts a column of A, the
+// broadcasts from rows of A 1 KiB apart: AVX2's 6 x 16 (12 accumulators, as BLIS's Haswell
+// kernel, whose A is packed k-major) took 8 loads per 12 FMAs and ran at 77-80% of OpenBLAS's
+// one thread on the development VM's Zen 4 core (thread CPU time; 101-108 GFLOP/s, its AVX2
+// kernels or its AVX-512 ones), 4 x 24 (7 loads) at 85-92%, 3 x 32 (a 32 KiB panel) at 83-90%;
+// 128 rows, not 96, spread the staging over more blocks. Staged row-major, 512 bytes a row, a
+// panel fell into a quarter of L1's sets and was read from L2 at every step: one Zen 4 thread
+// ran at 83-85% of OpenBLAS's one thread, 91-97% with panels (AVX-512; 128 deep, a panel that
+// fits L1 beside A's rows, measured no faster). Blocks of one row, or arrays GCC 12 kept in
+// memory, ran at 40-60% of the register blocks.
 struct HostTileShape {
 #if defined(__AVX512F__)
-  static constexpr int vector_bytes = 64, block_rows = 8;
-#elif defined(__AVX__)
-  static constexpr int vector_bytes = 32, block_rows = 6;
+  static constexpr int vector_bytes = 64, block_rows = 8, block_vectors = 2, rows = 128, cols = 128;
+#elif defined(__AVX2__) && defined(__FMA__)
+  static constexpr int vector_bytes = 32, block_rows = 4, block_vectors = 3, rows = 128, cols = 96;
+#elif defined(__AVX__)  // a product and a sum: a register more for each product
+  static constexpr int vector_bytes = 32, block_rows = 6, block_vectors = 2, rows = 96, cols = 128;
 #else
-  static constexpr int vector_bytes = 16, block_rows = 6;
+  static constexpr int vector_bytes = 16, block_rows = 6, block_vectors = 2, rows = 96, cols = 128;
 #endif
-  static constexpr int rows = 16 * block_rows, cols = 128, depth = 256;
-  static constexpr int block_cols = 2 * vector_bytes / 4;
+  static constexpr int depth = 256;
+  static constexpr int block_cols = block_vectors * vector_bytes / 4;
   static constexpr int threads = 1;
   // One block per thread, kept in registers across every stage (no scratch C tile).
   static constexpr bool one_block_per_thread = false;
@@ -128,22 +137,29 @@ KOKKOS_INLINE_FUNCTION void stage(const Member& team, const Tile& tile, const So
 // panels(q, k, s) = source(row0 + k, col0 + q Shape::block_cols + s), zero outside the source:
 // B's tile as panels for the host's register blocks, each read by its block as one contiguous
 // run. A team of one thread copies row by row, a panel's whole width at a time where it is in
-// the source (a constant trip count: vector loads and stores).
+// the source (a constant trip count: vector loads and stores). Panels wholly right of the source
+// are left as they are: their blocks are not multiplied (multiply_tile); a panel that reaches past
+// the source's last column is copied as far as it goes and zero-filled, not element by element
+// with a test each (a 1024-wide B in 96-wide tiles: 2 panels in 44).
 template <class Shape, class Member, class Panels, class Source>
 KOKKOS_INLINE_FUNCTION void stage_panels(const Member& team, const Panels& panels, const Source& source, Index row0,
                                          Index col0) {
-  constexpr int width = Shape::block_cols, count = Shape::cols / width;
+  constexpr int width = Shape::block_cols;
   const Index rows = static_cast<Index>(source.extent(0)) - row0, cols = static_cast<Index>(source.extent(1)) - col0;
   const int valid = cols < Shape::cols ? static_cast<int>(cols) : Shape::cols;
+  const int count = (valid + width - 1) / width;
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::depth), [&](int k) {
     for (int q = 0; q < count; ++q) {
       float* to = &panels(q, k, 0);
       const int first = q * width;
-      if (k < rows && first + width <= valid) {
+      const int in_source = k >= rows ? 0 : valid - first < width ? valid - first : width;
+      if (in_source == width) {
         const float* from = &source(row0 + k, col0 + first);
         for (int s = 0; s < width; ++s) to[s] = from[s];
       } else {
-        for (int s = 0; s < width; ++s) to[s] = k < rows && first + s < valid ? source(row0 + k, col0 + first + s) : 0.0f;
+        const float* from = in_source > 0 ? &source(row0 + k, col0 + first) : nullptr;
+        for (int s = 0; s < in_source; ++s) to[s] = from[s];
+        for (int s = in_source; s < width; ++s) to[s] = 0;
       }
     }
   });
@@ -262,21 +278,24 @@ KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const 
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::rows), [&](int r) {
       for (int s = 0; s < Shape::cols; ++s) cs(r, s) = 0;
     });
-    constexpr int block_rows_per_tile = Shape::rows / Shape::block_rows;
-    constexpr int blocks = block_rows_per_tile * block_columns;
+    // Only the blocks that reach into C: at its lower and right edges a tile's others would
+    // multiply padding (a 1024-wide C in AVX2's 96-wide tiles: 1 block column in 44).
+    const int valid_rows = m - i0 < Shape::rows ? static_cast<int>(m - i0) : Shape::rows;
+    const int valid = p - j0 < Shape::cols ? static_cast<int>(p - j0) : Shape::cols;
+    const int block_rows_in_c = (valid_rows + Shape::block_rows - 1) / Shape::block_rows;
+    const int blocks = block_rows_in_c * ((valid + Shape::block_cols - 1) / Shape::block_cols);
     for (Index k0 = 0; k0 < n; k0 += Shape::depth) {
       stage<Shape::rows, Shape::depth, true>(team, as, a, i0, k0);
       stage_panels<Shape>(team, bs, b, k0, j0);
       team.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, blocks), [&](int block) {
         // Down a column of blocks first: each reads the same panel of B, one contiguous stream.
-        const int row = block % block_rows_per_tile * Shape::block_rows, panel = block / block_rows_per_tile;
+        const int row = block % block_rows_in_c * Shape::block_rows, panel = block / block_rows_in_c;
         multiply_block_on_host<Shape>(&cs(row, panel * Shape::block_cols), &as(row, 0), &bs(panel, 0, 0));
       });
       team.team_barrier();
     }
     // Row by row into C, the part of the tile inside it.
-    const int valid = p - j0 < Shape::cols ? static_cast<int>(p - j0) : Shape::cols;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Shape::rows), [&](int r) {
       if (i0 + r < m) {
         float* to = &c(i0 + r, j0);
