@@ -65,7 +65,7 @@ struct Problem final : exp::Problem {
 };
 
 // How a row reduces, as its judge reports it.
-enum class Shape { kokkos, tree, blocked, vendor };
+enum class Shape { kokkos, launch, tree, blocked, vendor };
 
 struct Spec : exp::ScalarSpec<Spec, Problem> {
   struct Told {
@@ -86,6 +86,7 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     std::string shape(Shape s) const {
       const auto& t = tree.shape();
       if (s == Shape::blocked) return sum::blocked_shape_text(this->exec);
+      if (s == Shape::launch) return sum::builtin_shape_text(this->exec, static_cast<Index>(this->x.extent(0)));
       if (s != Shape::tree) return s == Shape::vendor ? "cub::DeviceReduce::Sum" : "Kokkos";
       return fmt::format("{} teams x {} thread{}", t.league, t.team_size, t.team_size == 1 ? "" : "s");
     }
@@ -116,8 +117,10 @@ std::vector<Spec::Row> rows() {
   return {
       {"host-loop", "one host thread, in index order, float accumulator, on the host array",
        exp::on_host<Spec>([](auto& h) { return sum::host_loop(h.problem.whole().host.data(), h.problem.size()); })},
-      {"builtin", "parallel_reduce with Kokkos' Sum, float accumulator (four 16-byte loads a call on a GPU)" + resident,
-       builtin, {Shape::kokkos}, Where::every_space, kokkos34_reduce_launch},
+      {"builtin",
+       "parallel_reduce with Kokkos' Sum, float accumulator (on a GPU a launch sized to the device, four 16-byte "
+       "loads in flight a thread)" + resident,
+       builtin, {Shape::launch}},
       {"tree-host", "team-scratch halving tree, the partials copied to the host and added there" + resident,
        exp::on_spaces<Spec>([](auto& d) { return d.tree.finish_on_host(d.x); }), {Shape::tree}},
       {"tree-device", "the same tree, partials added by a second reduction on the space" + resident,
@@ -134,7 +137,7 @@ std::vector<Spec::Row> rows() {
       // Each rank reduces its slice on its space; MPI_Allreduce adds the partials (Spec::all_ranks).
       {"ranks-builtin",
        "parallel_reduce on each rank's slice, float accumulator; MPI_Allreduce of the float partials" + resident,
-       builtin, {Shape::kokkos}, Where::across_ranks},
+       builtin, {Shape::launch}, Where::across_ranks},
       {"ranks-accurate",
        "the double accumulator on each rank's slice; MPI_Allreduce of the double partials" + resident, accurate,
        {Shape::kokkos, true}, Where::across_ranks},

@@ -12,6 +12,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -42,36 +44,178 @@ inline float host_loop(const float* x, Index n) {
   return total;
 }
 
-// parallel_reduce with Kokkos' built-in sum, float accumulator. On a GPU a call reads four
-// 16-byte packs a quarter of the packs apart (nbk/core/packed.hpp), so that a warp's loads are
-// consecutive packs and a thread has 64 bytes in flight at once: Kokkos 3.4 launches at most
-// 256 x 256 threads for a RangePolicy reduction (kokkos34_reduce_launch), and its loop over a
-// thread's indices, which nvcc unrolls four times around a scalar load, stays rolled around a
-// body with a branch: one pack a call left a thread 16 bytes in flight, as four floats did.
-// The calls' four loads are in bounds by construction, so nvcc issues them without a branch;
-// one more call adds the packs and floats that the quarters leave over.
+// ---- the built-in sum ----
+// parallel_reduce with Kokkos' built-in sum, float accumulator. Host code: a RangePolicy over
+// the elements, Kokkos' own launch. GPU code: a launch sized to the device, as CUB sizes its
+// own (notes.md, "GPU launch"): one wave of teams filling every SM, each thread a grid-stride
+// loop over 16-byte packs with four independent loads in flight and its own register sum, one
+// partial a thread added by Kokkos' reduction. Kokkos 3.4 launches a RangePolicy reduction as at
+// most 256 x 256 threads (kokkos34_reduce_launch), a quarter of an H100's resident threads.
+
+// What the launch needs to know of the GPU, read from it at run time (device_shape).
+struct DeviceShape {
+  int sms = 1;                         // streaming multiprocessors
+  int threads_per_sm = 2048;           // resident threads an SM holds at most
+  std::int64_t shared_bytes_per_sm = 228 * 1024;  // shared memory of an SM
+};
+
+// The launch of the GPU code over `items` items (16-byte packs, or floats where x has no packs)
+// followed by `extra` < width floats. Thread g of `threads` (g = team * block + rank) reads, in
+// each of `rounds` full rounds r, the items r * stride + g + k * threads for k < loads (a warp's
+// loads are consecutive items), then the items from rounds * stride + g on, `threads` apart,
+// below `items` (fewer than `loads`), then the floats past the items from items * width + g on,
+// `threads` apart. walk() is that order, the kernel's and the tests': it hands `visit` each
+// round's four items (visit.round(a, b, c, d)), then the rest one at a time (visit.one(i)), then
+// the floats' indices (visit.tail(j)). A visitor, not lambdas: a host lambda called from this
+// __host__ __device__ function draws nvcc's warnings.
+struct SumLaunch {
+  static constexpr int loads = 4;  // independent 16-byte loads in flight a thread
+  Index grid = 0;                  // teams (blocks)
+  int block = 0;                   // threads a team
+  Index threads = 0;               // grid * block
+  int width = 1;                   // floats an item
+  Index items = 0;
+  Index stride = 0;                // loads * threads: items a round reads
+  Index rounds = 0;                // full rounds: rounds * stride <= items
+  Index extra = 0;                 // the floats past the items
+
+  template <class Visit>
+  KOKKOS_INLINE_FUNCTION void walk(Index g, Visit& visit) const {
+    Index i = g;
+    for (Index r = 0; r < rounds; ++r, i += stride) visit.round(i, i + threads, i + 2 * threads, i + 3 * threads);
+    for (; i < items; i += threads) visit.one(i);
+    for (Index j = items * width + g; j < items * width + extra; j += threads) visit.tail(j);
+  }
+};
+static_assert(SumLaunch::loads == 4, "walk() hands a round four items");
+
+// Threads a team on a GPU: 256, as CUB's reduction takes; the kernel's launch bounds promise
+// 2048 / 256 = 8 teams an SM (registers for all of them).
+inline constexpr int sum_block = 256;
+inline constexpr int sum_blocks_per_sm = 8;
+
+// Shared memory Kokkos' team reduction takes a team (ParallelReduce<TeamPolicy>'s m_shmem_begin,
+// 3.4 and 4.6: sizeof(double) * (team_size + 2)), and what CUDA reserves a block (1 KiB, sm_80 on).
+constexpr std::int64_t sum_shared_bytes_per_team(int block) { return 8 * (static_cast<std::int64_t>(block) + 2) + 1024; }
+
+// A pure function of the device's shape and the data's size: the teams that fill every SM once
+// (resident threads / block, fewer if shared memory holds fewer), never more than the data
+// needs for one full round of every thread (so small arrays get few teams), at least one for
+// any data, none for none. For any n >= 0 and any positive int fields every product fits in 64
+// bits (the largest, sms * teams an SM, is below 2^62) and the threads fit in an int.
+inline SumLaunch launch_for(const DeviceShape& shape, Index n, int width = pack_width<float>) {
+  SumLaunch l;
+  l.width = width < 1 ? 1 : width;
+  l.items = n < 0 ? 0 : n / l.width;
+  l.extra = n < 0 ? 0 : n - l.items * l.width;
+  l.block = std::max(1, std::min(sum_block, shape.threads_per_sm));
+  const Index by_threads = std::max(1, shape.threads_per_sm / l.block);
+  const Index by_shared = std::max<std::int64_t>(1, shape.shared_bytes_per_sm / sum_shared_bytes_per_team(l.block));
+  const Index full = static_cast<Index>(std::max(1, shape.sms)) * std::min(by_threads, by_shared);
+  const Index round = static_cast<Index>(SumLaunch::loads) * l.block;  // items one team reads a round
+  const Index needed = l.items / round + (l.items % round != 0 || (l.items == 0 && l.extra > 0));
+  // The teams are Kokkos' league, an int.
+  l.grid = std::min({full, needed, Index{std::numeric_limits<int>::max()} / l.block});
+  l.threads = l.grid * l.block;
+  l.stride = l.threads * SumLaunch::loads;
+  l.rounds = l.stride > 0 ? l.items / l.stride : 0;
+  return l;
+}
+
+// The shape of the GPU that runs `exec`, from the CUDA runtime (Kokkos keeps its properties). A
+// host space has none: its stand-in is one H100-like SM a thread, for GPU code run on the host.
+template <class Space>
+DeviceShape device_shape(const Space& exec) {
+  static_assert(!is_device_space_v<Space>, "a GPU's shape comes from its runtime");
+  return {std::max(1, exec.concurrency()), 2048, 228 * 1024};
+}
+#if defined(KOKKOS_ENABLE_CUDA)
+inline DeviceShape device_shape(const Kokkos::Cuda& exec) {
+  const cudaDeviceProp& prop = exec.cuda_device_prop();
+  return {prop.multiProcessorCount, prop.maxThreadsPerMultiProcessor,
+          static_cast<std::int64_t>(prop.sharedMemPerMultiprocessor)};
+}
+#endif
+
+namespace detail {
+KOKKOS_INLINE_FUNCTION float item_sum(float v) { return v; }
+KOKKOS_INLINE_FUNCTION float item_sum(const Pack<float, 4>& v) { return (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]); }
+
+// A thread's register sum of the items SumLaunch::walk hands it: a round's four loads are issued
+// before any of them is added (64 bytes in flight a thread with packs).
+template <class Items, class View>
+struct AddItems {
+  const Items& items;
+  const View& x;
+  float sum = 0.0f;
+  KOKKOS_INLINE_FUNCTION void round(Index a, Index b, Index c, Index d) {
+    const auto v0 = items(a), v1 = items(b), v2 = items(c), v3 = items(d);
+    sum += (item_sum(v0) + item_sum(v1)) + (item_sum(v2) + item_sum(v3));
+  }
+  KOKKOS_INLINE_FUNCTION void one(Index i) { sum += item_sum(items(i)); }
+  KOKKOS_INLINE_FUNCTION void tail(Index j) { sum += x(j); }
+};
+
+// Host code's: a RangePolicy over the elements (a function apart: nvcc refuses some extended
+// lambdas written inside a constexpr-if).
+template <class Space, class View>
+float element_sum(const Space& exec, const View& x, Index n) {
+  return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", range(exec, 0, n),
+                                              NBK_LAMBDA(exec, (Index i, float& partial) { partial += x(i); }));
+}
+
+}  // namespace detail
+
+// The GPU code's reduction over `items` (x's packs, or x itself), as `launch` says. A team of
+// `launch.block` threads on a GPU; on a host space teams of one thread, `launch.threads` of them. Its name
+// holds nbk::sum::builtin: CI finds the kernel by it in the PTX (tests/ptx_atomics.sh).
+template <class Space, class Items, class View>
+float builtin_launched_sum(const Space& exec, const Items& items, const View& x, const SumLaunch& launch) {
+  if (launch.threads == 0) return 0.0f;
+  using Policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<sum_block, sum_blocks_per_sm>>;
+  using Member = typename Policy::member_type;
+  const int team = is_device_space_v<Space> ? launch.block : 1;
+  const Policy policy(exec, static_cast<int>(launch.threads / team), team);
+  return reduce_into_host<Kokkos::Sum, float>(
+      "nbk::sum::builtin", policy, NBK_LAMBDA(exec, (const Member& member, float& partial) {
+        const Index g = static_cast<Index>(member.league_rank()) * member.team_size() + member.team_rank();
+        detail::AddItems<Items, View> add{items, x};
+        launch.walk(g, add);
+        partial += add.sum;
+      }));
+}
+
+// The built-in sum; GPU code takes the launch for `shape` (the device's own by default).
 template <class Space, class View, class Code = CodeFor<Space>>
-float builtin_sum(const Space& exec, const View& x, Code = {}) {
+float builtin_sum(const Space& exec, const View& x, Code, const DeviceShape& shape) {
   detail::check_input<Space, View>();
   static_assert(pack_width<float> == 4);
   const auto n = static_cast<Index>(x.extent(0));
-  const auto p = packs_of<Code>(x);
-  const auto packs = static_cast<Index>(p.extent(0));
-  if (packs == 0)
-    return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", range(exec, 0, n),
-                                                NBK_LAMBDA(exec, (Index i, float& partial) { partial += x(i); }));
-  const Index quarter = packs / 4;
-  return reduce_into_host<Kokkos::Sum, float>(
-      "nbk::sum::builtin", range(exec, 0, quarter + (n > quarter * 16)), NBK_LAMBDA(exec, (Index c, float& partial) {
-        const auto sum = [](const auto& v) { return (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]); };
-        if (c < quarter) {
-          const auto v0 = p(c), v1 = p(c + quarter), v2 = p(c + 2 * quarter), v3 = p(c + 3 * quarter);
-          partial += (sum(v0) + sum(v1)) + (sum(v2) + sum(v3));
-        } else {
-          for (Index q = 4 * quarter; q < packs; ++q) partial += sum(p(q));
-          for (Index i = packs * 4; i < n; ++i) partial += x(i);
-        }
-      }));
+  if constexpr (!is_gpu_code_v<Code>) {
+    return detail::element_sum(exec, x, n);
+  } else {
+    // 16-byte packs where x allows them (nbk/core/packed.hpp), x's floats where it does not.
+    const auto p = packs_of<Code>(x);
+    if (p.extent(0) > 0) return builtin_launched_sum(exec, p, x, launch_for(shape, n, pack_width<float>));
+    return builtin_launched_sum(exec, x, x, launch_for(shape, n, 1));
+  }
+}
+
+template <class Space, class View, class Code = CodeFor<Space>>
+float builtin_sum(const Space& exec, const View& x, Code code = {}) {
+  if constexpr (is_gpu_code_v<Code>)
+    return builtin_sum(exec, x, code, device_shape(exec));
+  else
+    return builtin_sum(exec, x, code, DeviceShape{});
+}
+
+// The launch builtin_sum's GPU code takes on `exec` for n floats, in words.
+template <class Space>
+std::string builtin_shape_text(const Space& exec, Index n) {
+  if constexpr (!is_device_space_v<Space>) return "Kokkos";
+  const SumLaunch l = launch_for(device_shape(exec), n);
+  return std::to_string(l.grid) + " teams x " + std::to_string(l.block) + " threads, " +
+         std::to_string(SumLaunch::loads) + " 16-byte loads in flight a thread";
 }
 
 // parallel_reduce with a double accumulator over the float data.
@@ -137,8 +281,70 @@ struct TreeShape {
   int league = 1;
 };
 
-// A GPU gets teams of 256 threads and enough of them to fill it (at most 2^16 teams, each
-// thread adding ~8 elements at the document's size before the tree). A CPU gets the
+// ---- the tree's launch shape as pure arithmetic: tree_partials runs these functions, and the tests
+// check them at a GPU's shapes (tests/test_gpu_code.cpp) ----
+
+// A GPU's teams: 256 threads, a team per 256 floats, at most 2^16 teams (each thread adding ~8
+// elements at the document's size before the tree), at least one.
+inline constexpr int gpu_tree_team = 256;
+inline constexpr Index max_gpu_tree_league = Index{1} << 16;
+inline TreeShape gpu_tree_shape(Index n) {
+  const Index league = std::min<Index>(max_gpu_tree_league, (n + gpu_tree_team - 1) / gpu_tree_team);
+  return {gpu_tree_team, static_cast<int>(std::max<Index>(1, league))};
+}
+
+// Each of `league` teams' slice of n floats: ceil(n / league), rounded up to whole items of `width`
+// floats (16-byte packs for GPU code where x has them, else floats).
+KOKKOS_INLINE_FUNCTION Index tree_slice(Index n, Index league, Index width) {
+  return ((n + league - 1) / league + width - 1) / width * width;
+}
+
+// Team `rank`'s floats [begin, end); a team past the data has none (begin = end = n).
+struct TreeRange {
+  Index begin = 0, end = 0;
+};
+KOKKOS_INLINE_FUNCTION TreeRange tree_range(Index rank, Index slice, Index n) {
+  const Index begin = detail::smaller(n, rank * slice);
+  const Index end = detail::smaller(n, begin + slice);
+  return {begin, end};
+}
+
+// What thread t of a team's `threads` adds of its range: the packs pack_first, pack_first + step, ...
+// below pack_end, then the floats first, first + step, ... below last. GPU code is strided
+// (step = threads: a warp reads consecutive packs, or floats where x has no packs), the floats past
+// the range's last whole pack after its packs; host code takes a chunk of consecutive floats.
+struct TreeShare {
+  Index pack_first = 0, pack_end = 0, first = 0, last = 0, step = 1;
+};
+KOKKOS_INLINE_FUNCTION TreeShare tree_share(const TreeRange& r, int t, int threads, bool packed, bool strided) {
+  constexpr Index width = pack_width<float>;
+  TreeShare s;
+  if (packed) {
+    s.step = threads;
+    s.pack_first = r.begin / width + t;
+    s.pack_end = r.end / width;
+    // A range past the data is empty (begin = end = n, not a whole pack): its tail starts at
+    // begin, not at n's last pack.
+    const Index tail = r.end / width * width > r.begin ? r.end / width * width : r.begin;
+    s.first = tail + t;
+    s.last = r.end;
+  } else if (strided) {
+    s.step = threads;
+    s.first = r.begin + t;
+    s.last = r.end;
+  } else {
+    const Index chunk = (r.end - r.begin + threads - 1) / threads;
+    s.first = detail::smaller(r.end, r.begin + t * chunk);
+    s.last = detail::smaller(r.end, s.first + chunk);
+  }
+  return s;
+}
+
+// A step of the team's tree over `width` values: thread t < width - half adds in value t + half,
+// leaving `half` (any width, odd ones included).
+KOKKOS_INLINE_FUNCTION int tree_half(int width) { return (width + 1) / 2; }
+
+// A GPU gets gpu_tree_shape. A CPU gets the
 // recommended team size (one thread, or one per hyperthread of a core) and four teams for
 // each team's worth of threads, so every slice is large and contiguous. Never more teams
 // than the elements need.
@@ -147,8 +353,7 @@ TreeShape default_tree_shape(const Space& exec, Index n) {
   TreeShape shape;
   Index league = 1;
   if constexpr (is_device_space_v<Space>) {
-    shape.team_size = 256;
-    league = std::min<Index>(Index{1} << 16, (n + shape.team_size - 1) / shape.team_size);
+    return gpu_tree_shape(n);
   } else {
     shape.team_size = host_team_size(exec);
     const Index threads = std::max(1, exec.concurrency());
@@ -191,7 +396,7 @@ void tree_partials(const Space& exec, const View& x, const Partials& partials, i
   static_assert(pack_width<float> == 4, "a pack holds four floats");
   const auto p = packs_of<Code>(x);
   const Index width = p.extent(0) > 0 ? pack_width<float> : 1;
-  const Index slice = ((n + league - 1) / league + width - 1) / width * width;
+  const Index slice = tree_slice(n, league, width);
   // A plain bool, not `if constexpr` in the lambda: nvcc rejects a lambda whose first use of
   // a captured variable sits inside a constexpr-if.
   const bool strided = is_gpu_code_v<Code>;
@@ -202,33 +407,20 @@ void tree_partials(const Space& exec, const View& x, const Partials& partials, i
       "nbk::sum::tree_partials", policy, NBK_LAMBDA(exec, (const Member& team) {
         const int t = team.team_rank();
         const int threads = team.team_size();
-        const Index begin = detail::smaller(n, static_cast<Index>(team.league_rank()) * slice);
-        const Index end = detail::smaller(n, begin + slice);
+        const TreeShare share = tree_share(tree_range(team.league_rank(), slice, n), t, threads, width > 1, strided);
 
         float mine = 0.0f;
-        if (width > 1) {
-          for (Index c = begin / 4 + t; c < end / 4; c += threads) {
-            const auto v = p(c);
-            mine += (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]);
-          }
-          // The floats past the slice's last whole pack. A slice past the data is empty
-          // (begin = end = n, not a whole pack): its tail starts at begin, not at n's last pack.
-          const Index tail = end / 4 * 4 > begin ? end / 4 * 4 : begin;
-          for (Index i = tail + t; i < end; i += threads) mine += x(i);
-        } else if (strided) {
-          for (Index i = begin + t; i < end; i += threads) mine += x(i);
-        } else {
-          const Index chunk = (end - begin + threads - 1) / threads;
-          const Index first = detail::smaller(end, begin + t * chunk);
-          const Index last = detail::smaller(end, first + chunk);
-          for (Index i = first; i < last; ++i) mine += x(i);
+        for (Index c = share.pack_first; c < share.pack_end; c += share.step) {
+          const auto v = p(c);
+          mine += (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]);
         }
+        for (Index i = share.first; i < share.last; i += share.step) mine += x(i);
 
         Scratch scratch(team.team_scratch(0), threads);
         scratch(t) = mine;
         team.team_barrier();
         for (int width = threads; width > 1;) {
-          const int half = (width + 1) / 2;
+          const int half = tree_half(width);
           if (t < width - half) scratch(t) += scratch(t + half);
           team.team_barrier();
           width = half;
