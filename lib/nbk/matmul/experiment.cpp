@@ -22,6 +22,7 @@
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/arrays_spec.hpp"
 #include "nbk/matmul/kernels.hpp"
+#include "nbk/matmul/register_tiled.hpp"
 #include "nbk/matmul/vendor.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 
@@ -164,11 +165,15 @@ std::vector<Spec::Row> table(const std::string& bound_by_arithmetic) {
                           {}, {}, "i-k-j loops on one host thread, host memory"};
   const auto naive = [](auto& exec, auto& in, auto& d) { matmul::naive(exec, in[0], in[1], d.out); };
   const auto tiled = [](auto& exec, auto& in, auto& d) { matmul::tiled(exec, in[0], in[1], d.out); };
+  const auto registers = [](auto& exec, auto& in, auto& d) { matmul::register_tiled(exec, in[0], in[1], d.out); };
   const auto blas = [](auto& exec, auto& in, auto& d) { d.gemm.multiply(exec, in[0], in[1], d.out); };
   return {
       host,
       Spec::Row{"naive", exp::on_spaces<Spec, Spec::Data>(naive), {}, host}.below_memcpy(bound_by_arithmetic),
       Spec::Row{"tiled", exp::on_spaces<Spec, Spec::Data>(tiled), {}, host}.below_memcpy(bound_by_arithmetic),
+      // Ours: 8 x 8 of C a thread in registers, 128 x 128 tiles (register_tiled.hpp).
+      Spec::Row{"register-tiled", exp::on_spaces<Spec, Spec::Data>(registers), {}, host}
+          .below_memcpy(bound_by_arithmetic),
       Spec::Row{"blas", exp::on_spaces<Spec, Spec::VendorData, exp::Where::vendor_spaces>(blas), {}, host}
           .below_memcpy(bound_by_arithmetic),
 #if defined(NBK_HAVE_OPENBLAS)

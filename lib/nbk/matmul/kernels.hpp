@@ -307,7 +307,7 @@ KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const 
 
 // C = A B by the tiles of Shape: a team per tile.
 template <class Space, class Shape, class A, class B, class C>
-void launch_tiles(const Space& exec, const A& a, const B& b, const C& c) {
+void launch_tiles(const Space& exec, const A& a, const B& b, const C& c, const char* label = "nbk::matmul::tiled") {
   static_assert(Shape::rows % Shape::block_rows == 0 && Shape::cols % Shape::block_cols == 0);
   // Host code takes its tiles dynamically: 64 tiles of 128 x 128 at 1024^2, and a thread that
   // shares its core with another process does not hold up the kernel's end by its fixed half.
@@ -323,7 +323,7 @@ void launch_tiles(const Space& exec, const A& a, const B& b, const C& c) {
   const Policy policy = Policy(exec, static_cast<int>(tiles), Shape::threads)
                             .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes()));
   Kokkos::parallel_for(
-      "nbk::matmul::tiled", policy, NBK_LAMBDA(exec, (const Member& team) {
+      label, policy, NBK_LAMBDA(exec, (const Member& team) {
         detail::multiply_tile<Shape>(team, a, b, c, team.league_rank() / tile_columns * Shape::rows,
                                      team.league_rank() % tile_columns * Shape::cols);
       }));
