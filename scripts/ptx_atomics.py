@@ -14,11 +14,14 @@ inline is still found. --require-v4 NAME checks the other thing read here: that 
 data 16 bytes at a time (ld.global[.nc].v4 of 32-bit or .v2 of 64-bit values; nbk/core/packed.hpp); its 16-byte
 stores, where it has any, are listed beside. --require-in-flight NAME=K asks more of a kernel: K of
 its 16-byte loads issued one after another, before any of them is used or a branch or label
-intervenes, so that a thread has 16 K bytes in flight at once. --require NAME (a part of a demangled kernel name, e.g.
+intervenes, so that a thread has 16 K bytes in flight at once. --require-in-loop NAME=K asks that
+of a loop's body (lines between a label and a later branch back to it): K loads in flight on
+every trip of a loop, as a grid-stride loop wants, not once. --require NAME (a part of a demangled kernel name, e.g.
 nbk::counter::atomic_increments) fails the check unless such a kernel exists and adds natively:
 a renamed or vanished kernel cannot pass by being absent.
 
-Usage: scripts/ptx_atomics.py [--require NAME]... [--require-v4 NAME]... [--require-in-flight NAME=K]... PATH...
+Usage: scripts/ptx_atomics.py [--require NAME]... [--require-v4 NAME]... [--require-in-flight NAME=K]...
+                              [--require-in-loop NAME=K]... PATH...
        (files, or folders searched for *.ptx)
 Exit: 0 all native, 1 a CAS (or a required kernel missing, without a native add or without
 16-byte accesses), 2 bad input.
@@ -38,6 +41,8 @@ INTEGER_ADD = re.compile(r"^(?:atom|red)(?:\.\w+)*\.add(?:\.\w+)*\.[us](?:32|64)
 ARITHMETIC = re.compile(r"^(?:add|sub|mad|fma)\.")
 REGISTER = re.compile(r"%\w+")
 STRAIGHT_LINE_ENDS = re.compile(r"^\s*(?:[\w$]+:|.*\b(?:bra|ret|exit|bar|call)\b)")  # a label or a jump
+LABEL = re.compile(r"^\s*([\w$]+):")
+BRANCH = re.compile(r"\bbra(?:\.uni)?\s+([\w$]+)\s*;")
 VECTOR_ACCESS = re.compile(r"^(?:ld|st)\.global(?:\.\w+)*\.(?:v4\.[bsuf]32|v2\.[bsuf]64)$")  # 16 bytes
 
 
@@ -104,12 +109,28 @@ def vector_accesses(body):
     return [op for op, _ in INSTRUCTION.findall(body) if VECTOR_ACCESS.match(op)]
 
 
-def loads_in_flight(body):
+def loop_lines(lines):
+    """The indices of the lines inside a loop: from a label to a later branch back to it."""
+    labels = {m.group(1): i for i, m in ((i, LABEL.match(line)) for i, line in enumerate(lines)) if m}
+    inside = set()
+    for i, line in enumerate(lines):
+        for target in BRANCH.findall(line):
+            if labels.get(target, i) < i:
+                inside.update(range(labels[target], i + 1))
+    return inside
+
+
+def loads_in_flight(body, in_loop=False):
     """The most 16-byte loads of one function issued one after another in straight-line code before
-    any of them is read: what a thread has in flight at once."""
+    any of them is read: what a thread has in flight at once; with in_loop, only in a loop's body."""
     best = run = 0
     pending = set()
-    for line in body.splitlines():
+    lines = body.splitlines()
+    inside = loop_lines(lines) if in_loop else None
+    for number, line in enumerate(lines):
+        if inside is not None and number not in inside:
+            run, pending = 0, set()
+            continue
         if STRAIGHT_LINE_ENDS.match(line):
             run, pending = 0, set()
             continue
@@ -131,7 +152,7 @@ def loads_in_flight(body):
 
 def check_file(path):
     """[(mangled kernel name, CAS loops, CAS locks, native integer adds, 16-byte accesses, 16-byte
-    loads in flight)] of one PTX file."""
+    loads in flight, 16-byte loads in flight in a loop's body)] of one PTX file."""
     with open(path, encoding="utf-8", errors="replace") as f:
         module = functions(f.read())
     kernels = []
@@ -142,7 +163,8 @@ def check_file(path):
         found = [atomics(module[f][1]) for f in functions_of]
         vectors = sum((vector_accesses(module[f][1]) for f in functions_of), [])
         in_flight = max(loads_in_flight(module[f][1]) for f in functions_of)
-        kernels.append((name, *(sum((a[i] for a in found), []) for i in range(3)), vectors, in_flight))
+        in_loop = max(loads_in_flight(module[f][1], in_loop=True) for f in functions_of)
+        kernels.append((name, *(sum((a[i] for a in found), []) for i in range(3)), vectors, in_flight, in_loop))
     return kernels
 
 
@@ -167,15 +189,18 @@ def main():
                         help="a kernel whose demangled name contains NAME must exist and load 16 bytes at once")
     parser.add_argument("--require-in-flight", action="append", default=[], metavar="NAME=K",
                         help="a kernel whose demangled name contains NAME must issue K 16-byte loads before using one")
+    parser.add_argument("--require-in-loop", action="append", default=[], metavar="NAME=K",
+                        help="the same, in the body of a loop")
     args = parser.parse_args()
-    in_flight_wanted = []  # (NAME, K)
-    for wanted in args.require_in_flight:
-        name, _, count = wanted.rpartition("=")
-        if not name or not count.isdigit() or int(count) < 1:
-            print(f"ptx_atomics: --require-in-flight wants NAME=K with K a positive count, not '{wanted}'",
-                  file=sys.stderr)
-            return 2
-        in_flight_wanted.append((name, int(count)))
+    in_flight_wanted = []  # (NAME, K, 5: anywhere, 6: in a loop's body)
+    for option, field, wants in (("--require-in-flight", 5, args.require_in_flight),
+                                 ("--require-in-loop", 6, args.require_in_loop)):
+        for wanted in wants:
+            name, _, count = wanted.rpartition("=")
+            if not name or not count.isdigit() or int(count) < 1:
+                print(f"ptx_atomics: {option} wants NAME=K with K a positive count, not '{wanted}'", file=sys.stderr)
+                return 2
+            in_flight_wanted.append((name, int(count), field))
     files = list(ptx_files(args.paths))
     if not files:
         print(f"ptx_atomics: no .ptx file under {' '.join(args.paths)} (is this a CUDA build?)", file=sys.stderr)
@@ -183,7 +208,7 @@ def main():
     results = [(path, k) for path in files for k in check_file(path)]
     names = demangle(sorted({k[0] for _, k in results}))
     failed = False
-    for path, (name, loops, _, adds, _, _) in results:
+    for path, (name, loops, _, adds, *_) in results:
         if loops:
             failed = True
             print(f"CAS  {os.path.basename(path)}: {names[name]}\n     {len(loops)} add loop(s) on "
@@ -203,14 +228,15 @@ def main():
             print(f"MISSING  '{wanted}': no kernel of that name loads 16 bytes at once (ld.global.v4)")
         else:
             print(f"ok   {wanted}: {len(packed)} kernel(s), {', '.join(sorted({op for k in packed for op in k[4]}))}")
-    for name, count in in_flight_wanted:
+    for name, count, field in in_flight_wanted:
         mine = [k for _, k in results if name in names[k[0]]]
-        most = max((k[5] for k in mine), default=0)
+        most = max((k[field] for k in mine), default=0)
+        where = " in a loop's body" if field == 6 else ""
         if most < count:
             failed = True
-            print(f"MISSING  '{name}': {len(mine)} kernel(s), at most {most} 16-byte load(s) in flight, not {count}")
+            print(f"MISSING  '{name}': {len(mine)} kernel(s), at most {most} 16-byte load(s) in flight{where}, not {count}")
         else:
-            print(f"ok   {name}: {most} 16-byte loads in flight")
+            print(f"ok   {name}: {most} 16-byte loads in flight{where}")
     total = [sum(len(k[i]) for _, k in results) for i in (1, 2, 3)]
     print(f"ptx_atomics: {'FAILED' if failed else 'ok'}: {len(files)} PTX file(s), {len(results)} nbk kernel(s), "
           f"{total[2]} native integer add(s), {total[0]} CAS add loop(s), {total[1]} CAS lock(s) (Kokkos' scratch)")

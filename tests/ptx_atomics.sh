@@ -4,9 +4,11 @@
 #    and pi's kernels exist with native integer adds (scripts/ptx_atomics.py).
 #    add-one's PlusOne, add's and the flat mat-add's Plus, the built-in and tree sums, the flat
 #    maximum, the histogram's team kernels and row sums' vector lanes load 16 bytes at once (nbk/core/packed.hpp), and
-#    the built-in sum issues four such loads before it adds one (64 bytes in flight a thread).
+#    the built-in sum issues four such loads before it adds one (64 bytes in flight a thread), on
+#    every trip of its grid-stride loop (--require-in-loop).
 # 2. The check can fail: the same script rejects tests/ptx/cas_loop.cpp (a long long
-#    atomic_add), compiled by this build's nvcc and Kokkos.
+#    atomic_add), compiled by this build's nvcc and Kokkos, and the double-accumulator sum's loop
+#    as a loop of 16-byte loads (it reads a float at a time).
 # Usage: tests/ptx_atomics.sh BUILD_DIR      (a configured build whose Kokkos has CUDA)
 set -euo pipefail
 build=$1
@@ -21,7 +23,7 @@ python3 "$check" "$build/lib/ptx" \
   --require-v4 nbk::PlusOne --require-v4 nbk::add::Plus --require-v4 nbk::sum::builtin --require-v4 nbk::sum::tree_partials --require-v4 nbk::maximum --require-v4 nbk::mat_add::Plus \
   --require-v4 nbk::histogram::team_histogram --require-v4 nbk::histogram::private_histogram_device \
   --require-v4 nbk::row_sum::vector_row_sums \
-  --require-in-flight nbk::sum::builtin=4
+  --require-in-flight nbk::sum::builtin=4 --require-in-loop nbk::sum::builtin=4
 set +e
 out=$(python3 "$check" "$build/tests/ptx/cas_loop")
 rc=$?
@@ -32,3 +34,13 @@ if ((rc != 1)) || ! grep -q '^CAS .*nbk::ptx_fixture' <<<"$out"; then
   exit 1
 fi
 echo "ptx_atomics: and it rejects a long long atomic_add: $(grep -m1 -o '\[.*\]' <<<"$out")"
+set +e
+out=$(python3 "$check" "$build/lib/ptx/sum" --require-in-loop nbk::sum::accurate=1)
+rc=$?
+set -e
+if ((rc != 1)) || ! grep -q "^MISSING .*nbk::sum::accurate.*in a loop's body" <<<"$out"; then
+  echo "$out" >&2
+  echo "ptx_atomics: the loop check passed a sum that reads a float at a time (exit $rc): it cannot fail" >&2
+  exit 1
+fi
+echo "ptx_atomics: and it rejects a loop of 4-byte loads: $(grep -m1 '^MISSING' <<<"$out")"

@@ -4,7 +4,8 @@ atom.cas.relaxed.gpu.b64), the native adds pass (3.4's atom.global.add.u64, 4.6'
 red.add.global.relaxed.gpu.u64), Kokkos' scratch lock (a CAS of constants) passes, and a CAS
 loop in a .func the kernel calls still fails; --require-v4 passes a kernel that loads 16 bytes at
 once (nvcc's ld.global.v4.u32 or v2.u64 for nbk/core/packed.hpp) and fails one that does not
-(8 bytes: v2.u32)."""
+(8 bytes: v2.u32); --require-in-flight and --require-in-loop count 16-byte loads issued before
+one is used, the latter only in a loop's body."""
 import os
 import subprocess
 import sys
@@ -157,6 +158,17 @@ IN_TURN = IN_FLIGHT.replace("4four", "7in_turn").replace(
     "\tadd.s64 \t%rd3", "\tadd.f32 \t%f20, %f1, %f5;\n\tadd.s64 \t%rd3")
 SPLIT = IN_FLIGHT.replace("4four", "5split").replace(
     "\tadd.s64 \t%rd3", "\t@%p1 bra \t$L__BB0_2;\n$L__BB0_2:\n\tadd.s64 \t%rd3")
+# The four loads as a grid-stride loop's body (a label, the loads, the adds, a branch back); the
+# same code after a loop of one load a trip (not four a trip); and below a forward branch (no loop).
+LOOPED = IN_FLIGHT.replace("4four", "6looped").replace(
+    "\tld.global.v4.f32 \t{%f1,", "$L__BB0_1:\n\tld.global.v4.f32 \t{%f1,").replace(
+    "\tadd.f32 \t%f17, %f1, %f5;\n", "\tadd.f32 \t%f17, %f1, %f5;\n\tsetp.lt.s64 \t%p1, %rd4, %rd8;\n\t@%p1 bra \t$L__BB0_1;\n")
+AFTER_LOOP = IN_FLIGHT.replace("4four", "10after_loop").replace(
+    "\tld.global.v4.f32 \t{%f1,", "$L__BB0_1:\n\tld.global.v4.f32 \t{%f21, %f22, %f23, %f24}, [%rd7];\n"
+    "\tadd.f32 \t%f25, %f25, %f21;\n\t@%p1 bra \t$L__BB0_1;\n\tld.global.v4.f32 \t{%f1,")
+FORWARD = IN_FLIGHT.replace("4four", "7forward").replace(
+    "\tld.global.v4.f32 \t{%f1,", "\t@%p1 bra \t$L__BB0_9;\n\tld.global.v4.f32 \t{%f1,").replace(
+    "\tret;", "$L__BB0_9:\n\tret;")
 
 
 class PtxAtomics(unittest.TestCase):
@@ -225,6 +237,20 @@ class PtxAtomics(unittest.TestCase):
         self.assertIn("at most 2 16-byte load(s) in flight", out)
         self.assertEqual(self.check(IN_FLIGHT, "--require-in-flight", "nbk::sum::four")[0], 2)
         self.assertEqual(self.check(IN_FLIGHT, "--require-in-flight", "nbk::sum::four=0")[0], 2)
+
+    def test_loads_in_flight_in_a_loop(self):
+        rc, out = self.check(LOOPED, "--require-in-loop", "nbk::sum::looped=4")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("4 16-byte loads in flight in a loop's body", out)
+        self.assertEqual(self.check(LOOPED, "--require-in-loop", "nbk::sum::looped=5")[0], 1)
+        for fixture, name in ((IN_FLIGHT, "four"), (FORWARD, "forward"), (AFTER_LOOP, "after_loop")):
+            rc, out = self.check(fixture, "--require-in-flight", f"nbk::sum::{name}=4",
+                                 "--require-in-loop", f"nbk::sum::{name}=4")
+            self.assertEqual(rc, 1, out)
+            self.assertIn("ok   nbk::sum::%s: 4 16-byte loads in flight\n" % name, out)
+            self.assertIn("at most %d 16-byte load(s) in flight in a loop's body, not 4" %
+                          (1 if fixture is AFTER_LOOP else 0), out)
+        self.assertEqual(self.check(LOOPED, "--require-in-loop", "nbk::sum::looped=0")[0], 2)
 
     def test_no_ptx_is_bad_input(self):
         with tempfile.TemporaryDirectory() as folder:

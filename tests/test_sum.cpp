@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -191,6 +192,140 @@ TEST(HostLoop, FloatAccumulatorLosesSmallAddends) {
   EXPECT_EQ(nbk::sum::host_loop(x.data(), static_cast<Index>(x.size())), 0.0f);
 }
 
+// ---- the built-in sum's GPU launch (launch_for), as arithmetic ----
+
+// An H100's and an H200's attributes (both: 132 SMs, 2048 resident threads and 228 KiB of shared
+// memory an SM), and shapes that make the launch's every part small: few teams, a team of one
+// thread, a block that is not a power of two, a team an SM because shared memory holds one.
+constexpr nbk::sum::DeviceShape hopper{132, 2048, 228 * 1024};
+constexpr nbk::sum::DeviceShape small_shapes[] = {{3, 256, 228 * 1024}, {1, 1, 228 * 1024}, {7, 96, 228 * 1024},
+                                                  {2, 2048, 4096}};
+
+// Counts how often SumLaunch::walk hands each float of [0, n) to some thread, and whether a
+// round's four items are `threads` apart (a warp's loads consecutive).
+struct CountVisits {
+  int* floats;
+  Index n, width, threads;
+  Index outside = 0, scattered = 0;
+  KOKKOS_INLINE_FUNCTION void round(Index a, Index b, Index c, Index d) {
+    scattered += b != a + threads || c != b + threads || d != c + threads;
+    one(a), one(b), one(c), one(d);
+  }
+  KOKKOS_INLINE_FUNCTION void one(Index i) {
+    for (Index k = 0; k < width; ++k) tail(i * width + k);
+  }
+  KOKKOS_INLINE_FUNCTION void tail(Index j) {
+    if (j < 0 || j >= n)
+      ++outside;
+    else
+      ++floats[j];
+  }
+};
+
+// Every float of n covered exactly once by the launch's threads, in rounds of `threads`-apart items.
+void expect_every_float_once(const nbk::sum::DeviceShape& shape, Index n, int width) {
+  SCOPED_TRACE("shape " + std::to_string(shape.sms) + " x " + std::to_string(shape.threads_per_sm) + ", n " +
+               std::to_string(n) + ", width " + std::to_string(width));
+  const auto l = nbk::sum::launch_for(shape, n, width);
+  std::vector<int> counts(static_cast<std::size_t>(n));
+  CountVisits visit{counts.data(), n, l.width, l.threads};
+  for (Index g = 0; g < l.threads; ++g) l.walk(g, visit);
+  EXPECT_EQ(visit.outside, 0);
+  EXPECT_EQ(visit.scattered, 0);
+  Index wrong = 0;
+  for (int c : counts) wrong += c != 1;
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(l.grid == 0, n == 0);
+}
+
+// The floats of n, in units of one thread's round: sizes at and around each stride.
+std::vector<Index> sizes_around_strides(const nbk::sum::DeviceShape& shape, Index largest) {
+  std::vector<Index> sizes = {0, 1, 2, 3, 4, 5, 7, 8, 255, 257, 1023, 1025, 4099};
+  const auto full = nbk::sum::launch_for(shape, Index{1} << 40);  // the grid the device holds
+  for (Index unit : {Index{4} * full.block, full.stride * 4, full.threads * 4})
+    for (Index n : {unit - 1, unit, unit + 1, unit + 3, 2 * unit + 4 * 37 + 3, 3 * unit + 5})
+      if (n > 0 && n <= largest) sizes.push_back(n);
+  return sizes;
+}
+
+TEST(SumLaunch, FillsAnH100OrH200Once) {
+  const Index n = (Index{1} << 27) - 157;  // the document's size
+  const auto l = nbk::sum::launch_for(hopper, n);
+  EXPECT_EQ(l.block, 256);
+  EXPECT_EQ(l.grid, 132 * 8);  // 2048 / 256 teams on every SM
+  EXPECT_EQ(l.threads, 132 * 2048);
+  EXPECT_EQ(l.stride, 4 * l.threads);
+  EXPECT_EQ(l.items, n / 4);
+  EXPECT_EQ(l.extra, 3);
+  EXPECT_EQ(l.rounds, (n / 4) / (4 * 132 * 2048));
+  EXPECT_GE(l.rounds, 30);  // a thread's loop runs long: the four loads of a round stay in flight
+}
+
+TEST(SumLaunch, SmallDataGetsFewTeams) {
+  EXPECT_EQ(nbk::sum::launch_for(hopper, 0).grid, 0);
+  EXPECT_EQ(nbk::sum::launch_for(hopper, 1).grid, 1);
+  EXPECT_EQ(nbk::sum::launch_for(hopper, 3).grid, 1);
+  EXPECT_EQ(nbk::sum::launch_for(hopper, 4 * 4 * 256).grid, 1);
+  EXPECT_EQ(nbk::sum::launch_for(hopper, 4 * 4 * 256 + 4).grid, 2);
+  EXPECT_EQ(nbk::sum::launch_for({2, 2048, 4096}, Index{1} << 30).grid, 2);  // shared memory: a team an SM
+  EXPECT_EQ(nbk::sum::launch_for({1, 1, 4096}, 100).block, 1);
+}
+
+TEST(SumLaunch, EveryFloatOnceOnAnH100OrH200) {
+  for (Index n : sizes_around_strides(hopper, Index{1} << 24))
+    for (int width : {4, 1}) expect_every_float_once(hopper, n, width);
+}
+
+TEST(SumLaunch, EveryFloatOnceOnSmallShapes) {
+  for (const auto& shape : small_shapes)
+    for (Index n : sizes_around_strides(shape, Index{1} << 22))
+      for (int width : {4, 1}) expect_every_float_once(shape, n, width);
+}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// On a GPU the launch reads the device: every SM and its resident threads.
+TEST(SumLaunch, ReadsTheDevicesShape) {
+  const auto shape = nbk::sum::device_shape(Kokkos::Cuda());
+  EXPECT_GE(shape.sms, 1);
+  EXPECT_GE(shape.threads_per_sm, 256);
+  EXPECT_GE(shape.shared_bytes_per_sm, 16 * 1024);
+  const auto l = nbk::sum::launch_for(shape, Index{1} << 27);
+  EXPECT_EQ(l.threads, static_cast<Index>(shape.sms) * (shape.threads_per_sm / 256 * 256));
+}
+#endif
+
+// Arrays of more than 2^31 floats, as arithmetic only: the products checked in 128 bits.
+TEST(SumLaunch, LargeArraysWithoutOverflow) {
+  using Wide = __int128;
+  const Index big[] = {(Index{1} << 31) - 1, Index{1} << 31, (Index{1} << 31) + 3, (Index{1} << 33) + 7,
+                       (Index{1} << 40) + 5, (Index{1} << 62) + 3};
+  for (const auto& shape : {hopper, small_shapes[0], small_shapes[1], small_shapes[3],
+                            nbk::sum::DeviceShape{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
+                                                  std::numeric_limits<std::int64_t>::max()}})
+    for (Index n : big)
+      for (int width : {4, 1}) {
+        SCOPED_TRACE("shape " + std::to_string(shape.sms) + ", n " + std::to_string(n) + ", width " +
+                     std::to_string(width));
+        const auto l = nbk::sum::launch_for(shape, n, width);
+        EXPECT_EQ(Wide{l.items} * l.width + l.extra, Wide{n});
+        EXPECT_GE(l.extra, 0);
+        EXPECT_LT(l.extra, l.width);
+        EXPECT_GE(l.grid, 1);
+        EXPECT_EQ(Wide{l.threads}, Wide{l.grid} * l.block);
+        EXPECT_LE(Wide{l.threads}, Wide{std::numeric_limits<int>::max()});  // Kokkos' league is an int
+        EXPECT_LE(Wide{l.grid}, Wide{shape.sms} * std::max(1, shape.threads_per_sm / l.block));
+        EXPECT_EQ(Wide{l.stride}, Wide{l.threads} * nbk::sum::SumLaunch::loads);
+        EXPECT_EQ(l.rounds, l.items / l.stride);
+        // The rounds end inside the items, and what they leave is less than one round: at most
+        // `loads` items a thread, each below items (walk's second loop stops there).
+        EXPECT_LE(Wide{l.rounds} * l.stride, Wide{l.items});
+        EXPECT_LT(Wide{l.items} - Wide{l.rounds} * l.stride, Wide{l.stride});
+        // The largest index walk computes is below n + threads (a loop's last step past its
+        // end): within Index.
+        EXPECT_LE(Wide{n} + l.threads, Wide{std::numeric_limits<Index>::max()});
+      }
+}
+
 // ---- every variant on every space ----
 
 // TypeParam: a space and the code its kernels take (tests/spaces.hpp), so the GPU code's 16-byte
@@ -322,6 +457,53 @@ TYPED_TEST(Sum, NormalDataWithinTheToleranceOfTheExactSum) {
   EXPECT_LE(std::fabs(exact.error_of(r.blocked)), float_tolerance);
   // And the double accumulator is far closer than any float one could be.
   EXPECT_LT(double_tolerance, 1e-6 * float_tolerance);
+}
+
+// The built-in sum's GPU launch (on a host space: GPU code, teams of one thread as many as the
+// GPU's threads) for GPU shapes at sizes around every stride of the launch, and on an array
+// without 16-byte packs (a slice that starts one float in). Integers i % m: every partial sum
+// in any order is exact in float, and no run of four consecutive values is all zero.
+TYPED_TEST(Sum, BuiltinOnGpuShapesAtEverySize) {
+  using Space = typename TestFixture::Space;
+  const auto check = [](const nbk::sum::DeviceShape& shape, Index largest) {
+    for (Index n : sizes_around_strides(shape, largest)) {
+      SCOPED_TRACE("shape " + std::to_string(shape.sms) + " x " + std::to_string(shape.threads_per_sm) + ", n " +
+                   std::to_string(n));
+      const Index m = n <= (Index{1} << 20) ? 16 : 4;
+      // The floats at 1..n of `padded`; its first one is not theirs.
+      std::vector<float> padded(static_cast<std::size_t>(n) + 1, 1000.0f);
+      std::int64_t total = 0;
+      for (Index i = 0; i < n; ++i) {
+        padded[static_cast<std::size_t>(i) + 1] = static_cast<float>(i % m);
+        total += i % m;
+      }
+      ASSERT_LT(total, std::int64_t{1} << 24);
+      const auto x = TestFixture::upload(std::vector<float>(padded.begin() + 1, padded.end()));
+      EXPECT_EQ(nbk::sum::builtin_sum(Space(), x, typename TestFixture::Code(), shape), static_cast<float>(total));
+      // The same floats one place into an array: no 16-byte packs, one float an item.
+      const auto shifted = Kokkos::subview(TestFixture::upload(padded), std::make_pair(Index{1}, n + 1));
+      EXPECT_EQ(nbk::sum::builtin_sum(Space(), shifted, typename TestFixture::Code(), shape), static_cast<float>(total));
+    }
+  };
+  for (const auto& shape : small_shapes) check(shape, Index{1} << 20);
+  check(hopper, Index{1} << 23);  // one full round of an H100's threads (4.3 M floats) and more
+}
+
+// One launch shape, one result, bit for bit; and within the tolerance of the exact sum.
+TYPED_TEST(Sum, BuiltinOnAGpuShapeIsDeterministicAndAccurate) {
+  using Space = typename TestFixture::Space;
+  const Index n = (Index{1} << 22) + 4099;
+  const auto host = nbk::standard_normal_floats(n, 13);
+  const std::vector<float> values(host.data(), host.data() + n);
+  const auto x = TestFixture::upload(values);
+  const auto exact = nbk::exact_sum(values.data(), n);
+  const double tolerance = nbk::sum_tolerance(nbk::sum_scale(values.data(), n), nbk::unit_roundoff<float>());
+  for (const auto& shape : {hopper, small_shapes[0], small_shapes[2]}) {
+    const float once = nbk::sum::builtin_sum(Space(), x, typename TestFixture::Code(), shape);
+    const float again = nbk::sum::builtin_sum(Space(), x, typename TestFixture::Code(), shape);
+    EXPECT_EQ(std::memcmp(&once, &again, sizeof(float)), 0);
+    EXPECT_LE(std::fabs(exact.error_of(once)), tolerance);
+  }
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 // Seed 001's workload: the sum of a float32 array, four ways.
 //   host_loop      the document's CPU line: one host thread, float accumulator, in order;
-//   builtin_sum    parallel_reduce with the built-in sum (the document's cuda.reduce);
+//   builtin_sum    parallel_reduce with the built-in sum (the document's cuda.reduce); on a
+//                  GPU in a launch sized to the device (launch_for);
 //   TreeSum        the document's hand-written kernel, the Kokkos way: teams reduce their
 //                  slice through team scratch in a halving tree, one partial per team; the
 //                  partials are finished on the host (as the document does) or on the space;
@@ -47,7 +48,7 @@ inline float host_loop(const float* x, Index n) {
 // ---- the built-in sum ----
 // parallel_reduce with Kokkos' built-in sum, float accumulator. Host code: a RangePolicy over
 // the elements, Kokkos' own launch. GPU code: a launch sized to the device, as CUB sizes its
-// own (notes.md, "GPU launch"): one wave of teams filling every SM, each thread a grid-stride
+// own (notes.md, "Speed."): one wave of teams filling every SM, each thread a grid-stride
 // loop over 16-byte packs with four independent loads in flight and its own register sum, one
 // partial a thread added by Kokkos' reduction. Kokkos 3.4 launches a RangePolicy reduction as at
 // most 256 x 256 threads (kokkos34_reduce_launch), a quarter of an H100's resident threads.
@@ -101,8 +102,9 @@ constexpr std::int64_t sum_shared_bytes_per_team(int block) { return 8 * (static
 // A pure function of the device's shape and the data's size: the teams that fill every SM once
 // (resident threads / block, fewer if shared memory holds fewer), never more than the data
 // needs for one full round of every thread (so small arrays get few teams), at least one for
-// any data, none for none. For any n >= 0 and any positive int fields every product fits in 64
-// bits (the largest, sms * teams an SM, is below 2^62) and the threads fit in an int.
+// any data, none for none. For any positive int fields every product here fits in 64 bits (the
+// largest, sms * teams an SM, is below 2^62) and the threads in an int; for n + threads below
+// 2^63 so does every index walk() computes (tests/test_sum.cpp, SumLaunch.*).
 inline SumLaunch launch_for(const DeviceShape& shape, Index n, int width = pack_width<float>) {
   SumLaunch l;
   l.width = width < 1 ? 1 : width;
