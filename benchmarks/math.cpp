@@ -64,7 +64,7 @@ template <class T>
 void bm_libm(benchmark::State& state, MathFunction f) {
   const std::vector<T> x = inputs<T>(f);
   std::vector<T> y;
-  for (auto _ : state) state.SetIterationTime(time_fenced("math libm", [&] { y = libm_loop(f, x); }));
+  for (auto _ : state) state.SetIterationTime(time_fenced("math libm", [&] { y = libm_loop(f, x); }, Fences::host_spaces));
   report<T>(state);
 }
 
@@ -77,8 +77,8 @@ void bm_space(benchmark::State& state, MathFunction f) {
   Kokkos::deep_copy(in, host);
   const Space exec;
   auto call = [&] { math_map(f, exec, in, out); };
-  time_fenced("math first call", call);
-  for (auto _ : state) state.SetIterationTime(time_fenced("math", call));
+  time_fenced("math first call", call, fences_for<Space>);
+  for (auto _ : state) state.SetIterationTime(time_fenced("math", call, fences_for<Space>));
   Kokkos::deep_copy(host, out);
   const std::vector<T> expected = libm_loop(f, x);
   const double eps = std::numeric_limits<T>::epsilon();

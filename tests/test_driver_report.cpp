@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "nbk/core/timer.hpp"
 #include "nbk/experiment/driver.hpp"
 
 namespace {
@@ -111,6 +112,18 @@ TEST(Budget, StopsRepeatingOnceSpentAndSaysSo) {
   EXPECT_EQ(row["stopped_early"], true);
   EXPECT_EQ(row["repetitions"], 2);
   EXPECT_EQ(row["repetitions_planned"], 5);
+}
+
+// A CPU row's clock waits for the host spaces only (nbk/core/timer.hpp): in a CUDA build a global
+// fence adds a GPU synchronization to every CPU call, which a host-only build's rows never pay.
+TEST(Fences, HostRowsWaitForTheHostSpacesOnly) {
+  static_assert(nbk::fences_for<Kokkos::DefaultHostExecutionSpace> == nbk::Fences::host_spaces);
+#if defined(KOKKOS_ENABLE_CUDA)
+  static_assert(nbk::fences_for<Kokkos::Cuda> == nbk::Fences::every_space);
+#endif
+  const double t = nbk::time_fenced(
+      "test", [] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }, nbk::Fences::host_spaces);
+  EXPECT_GE(t, 0.002);
 }
 
 // Issue 43: the probe that fits the kernel, and no figure above 100% without its reason.

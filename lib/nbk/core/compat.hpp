@@ -35,6 +35,16 @@ void fence(const Space& exec, const std::string& label) {
 #endif
 }
 
+// Every host execution space this Kokkos has, and no device: a CPU row's work is done when they are.
+inline void fence_host_spaces(const std::string& label) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  fence(Kokkos::Serial(), label);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  fence(Kokkos::OpenMP(), label);
+#endif
+}
+
 // The one integer type the suite counts in (counter, histogram, pi): 64 bits, unsigned, and a
 // type that Kokkos::atomic_add adds on CUDA with one native instruction (PTX atom/red .add.u64)
 // rather than a compare-and-swap loop, which serialises every thread on a contended counter

@@ -34,9 +34,10 @@ struct NoAfter {
 
 template <class F, class After = NoAfter>
 RepeatedTiming time_repeated(const std::string& label, int repetitions, F&& f, After&& after = {},
-                             Clock clock = Clock::this_process, Budget budget = {}) {
+                             Clock clock = Clock::this_process, Budget budget = {},
+                             Fences fences = Fences::every_space) {
   auto time = [&](const std::string& what) {
-    return clock == Clock::slowest_rank ? time_slowest_rank(what, f) : time_fenced(what, f);
+    return clock == Clock::slowest_rank ? time_slowest_rank(what, f, fences) : time_fenced(what, f, fences);
   };
   RepeatedTiming timing;
   timing.first = time(label + " (first call)");

@@ -75,7 +75,8 @@ FmaThroughput probe_fma(const Space& exec, std::int64_t items, int iterations, i
   result.flops = 2 * static_cast<std::uint64_t>(items) * chains * static_cast<std::uint64_t>(iterations);
   double best = 1e300;
   for (int rep = 0; rep <= repetitions; ++rep) {
-    const double t = time_fenced("probe fma", [&] { fma_chains(exec, sums, iterations, a, b); });
+    const double t = time_fenced(
+        "probe fma", [&] { fma_chains(exec, sums, iterations, a, b); }, fences_for<Space>);
     if (rep > 0) best = std::min(best, t);
   }
   result.gflop_per_s = static_cast<double>(result.flops) / best * 1e-9;

@@ -275,20 +275,21 @@ template <class Space>
 ProbeResult probe_bandwidth(const Space& exec, std::int64_t n = default_probe_elements<Space>(),
                             int repetitions = 10) {
   StreamProbe<Space> probe(exec, n);
+  constexpr Fences fences = fences_for<Space>;  // as the rows it is set beside are timed
   std::vector<double> copy, triad, memcpy_times, in_place, dot;
   std::int64_t errors = 0;
   for (int rep = 0; rep <= repetitions; ++rep) {
     const bool last = rep == repetitions;
-    const double t_memcpy = time_fenced("probe memcpy", [&] { probe.memcpy_copy(); });
+    const double t_memcpy = time_fenced("probe memcpy", [&] { probe.memcpy_copy(); }, fences);
     if (last) errors += probe.copy_errors();
-    const double t_copy = time_fenced("probe copy", [&] { probe.copy(); });
+    const double t_copy = time_fenced("probe copy", [&] { probe.copy(); }, fences);
     if (last) errors += probe.copy_errors();
-    const double t_triad = time_fenced("probe triad", [&] { probe.triad(); });
+    const double t_triad = time_fenced("probe triad", [&] { probe.triad(); }, fences);
     if (last) errors += probe.triad_errors();
-    const double t_in_place = time_fenced("probe in place", [&] { probe.in_place(); });
+    const double t_in_place = time_fenced("probe in place", [&] { probe.in_place(); }, fences);
     if (last) errors += probe.in_place_errors();
     double sum = 0;
-    const double t_dot = time_fenced("probe dot", [&] { sum = probe.dot(); });
+    const double t_dot = time_fenced("probe dot", [&] { sum = probe.dot(); }, fences);
     if (last) errors += !probe.dot_agrees(sum);
     if (rep == 0) continue;
     copy.push_back(t_copy);
