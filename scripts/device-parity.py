@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The table of `.device/run.sh parity` (scripts/device-run.sh): the CPU rows (Serial, OpenMP) of the packed CUDA
 build beside the same revision's host-only build, run on one host a minute apart (issue 48). Reads FOLDER's
-cuda-<experiment>.json and host-<experiment>.json, prints one line per row: program, variant, space, size, each
-build's best time and their ratio (CUDA build over host-only: above 1, the CUDA build's CPU row is slower).
+cuda-<experiment>.json and host-<experiment>.json (and the second round's cuda2- and host2-, where run), prints
+one line per row: program, variant, space, size, each build's best time over its rounds and their ratio (CUDA
+build over host-only: above 1, the CUDA build's CPU row is slower).
 Usage: device-parity.py FOLDER"""
 import json
 import os
@@ -44,10 +45,22 @@ def main(argv):
     folder = argv[1]
     names = sorted({n.split("-", 1)[1][:-5] for n in os.listdir(folder)
                     if n.endswith(".json") and n.split("-", 1)[0] in BUILDS})
+
+    def best_of_rounds(build, name):
+        """The build's rows over its rounds (build-, build2-), each row its best; None: the first round unreadable."""
+        first = rows(os.path.join(folder, f"{build}-{name}.json"))
+        second = os.path.join(folder, f"{build}2-{name}.json")
+        if first is None or not os.path.exists(second):
+            return first
+        for key, best in (rows(second) or {}).items():
+            if best is not None and (first.get(key) is None or best < first[key]):
+                first[key] = best
+        return first
+
     header = ("program", "variant", "space", "size", "cuda build", "host-only", "cuda / host")
     table, ratios, missing = [], [], []
     for name in names:
-        found = {b: rows(os.path.join(folder, f"{b}-{name}.json")) for b in BUILDS}
+        found = {b: best_of_rounds(b, name) for b in BUILDS}
         for b in BUILDS:
             if found[b] is None:
                 missing.append(f"{name}: no {b}-{name}.json (or not JSON)")

@@ -278,9 +278,11 @@ for step in "${steps[@]}"; do
            # at sizes that keep the step under two minutes on 16 cores: the documents' sizes where a
            # row takes milliseconds, smaller where one Serial call would take seconds (add-one 2^26,
            # not 2^31; sum 2^25 - 157; pi the document's 1536x10000 points, not the GPU's 2^30; matmul
-           # 256^3), 3 timed calls, the sweeps left out: 18 s for one build on the 2-core development
-           # VM. Both builds read one probe file (references of 2^20 elements: the ratio is of times,
-           # not of fractions). parity.txt: one line per row, the ratio CUDA / host-only.
+           # 256^3), 5 timed calls, the sweeps left out, in two rounds in the order cuda, host, host,
+           # cuda (a disturbance of one process, such as the last program's exit on a shared core,
+           # falls on both builds alike): 37.6 s for one round of 3 calls on the H200 host. Both builds
+           # read one probe file (references of 2^20 elements: the ratio is of times, not of
+           # fractions). parity.txt: one line per row, each build's best of both rounds, their ratio.
            if [[ ! -d $here/host/bin ]]; then
              note "parity skipped: no host-only build in $here/host/bin (scripts/pack-device.sh packs one)"; status=1; continue
            fi
@@ -290,13 +292,13 @@ for step in "${steps[@]}"; do
            for app in ${PARITY_APPS:-$(grep -v '^device_info$' "$here/experiments.txt")}; do
              name="nbk-${app//_/-}"
              [[ -x $here/host/bin/$name ]] || { note "parity $app: no host-only $name"; status=1; continue; }
-             args=(--space serial --space openmp --repetitions 3 --probe-size 2^20
+             args=(--space serial --space openmp --repetitions 5 --probe-size 2^20
                    --probes "$work/parity/probes.json")
              [[ -z ${parity_sizes[$app]:-} ]] || args+=(--size "${parity_sizes[$app]}")
              "$here/bin/$name" --help 2>/dev/null | grep -q -- --no-sweep && args+=(--no-sweep)
              app_started=$(date +%s.%N)
-             for build in cuda host; do
-               bin="$here/bin"; [[ $build == cuda ]] || bin="$here/host/bin"
+             for build in cuda host host2 cuda2; do
+               bin="$here/bin"; [[ $build == cuda* ]] || bin="$here/host/bin"
                note "parity $app: $build build"
                # shellcheck disable=SC2086  # PARITY_ARGS is a list of arguments
                run_into "$work/parity/$build-$app.txt" "$bin/$name" --json "$work/parity/$build-$app.json" \

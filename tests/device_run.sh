@@ -109,7 +109,7 @@ for space in serial openmp; do
     fail "parity.txt has no ratio of a counter row on $space: $(cat "$out/parity.txt")"
 done
 packed=$(tar -tzf "$out/results.tar.gz")
-for file in parity.txt parity/cuda-counter.json parity/host-counter.json; do
+for file in parity.txt parity/cuda-counter.json parity/host-counter.json parity/host2-counter.json parity/cuda2-counter.json; do
   grep -qx "./$file" <<<"$packed" || fail "results.tar.gz lacks $file after parity"
 done
 
