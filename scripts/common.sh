@@ -105,3 +105,13 @@ pack_open_mpi() {
   local plugins; mapfile -t plugins < <(find "$to/openmpi" -name '*.so*' -type f)
   copy_loaded_libraries "$to/lib" "$to/openmpi/bin/orterun" "$to/bin"/* "${plugins[@]}"  # run.sh loads $stage/lib too
 }
+
+# The tools a device pack carries (run.sh's run.json, report and parity): pack-device.sh and its
+# test (tests/device_run.sh) both stage this list, so a tool left out fails the test, not the GPU run
+# (the H200 run of 6549d37 wrote no run.json: nbk-run-record was not in the pack).
+stage_device_tools() {
+  local source=$1 to=$2
+  mkdir -p "$to/tools"
+  cp -r "$source"/tools/{nbk-report,nbk-compare,nbk-run-record,nbk_compare,nbk_numpy} "$to/tools/"
+  rm -rf "$to"/tools/*/__pycache__
+}

@@ -64,8 +64,7 @@ cp experiments.txt "$stage/experiments.txt"
 cp scripts/device-parity.py "$stage/parity.py"
 # What the GPU machine cannot know (no checkout there): revision, compiler, Kokkos, for its run.json.
 python3 tools/nbk-run-record built --preset cuda --build-dir build/cuda >"$stage/built.json"
-mkdir -p "$stage/tools" && cp -r tools/nbk-report tools/nbk-compare tools/nbk_compare tools/nbk_numpy "$stage/tools/"
-rm -rf "$stage/tools/nbk_compare/__pycache__" "$stage/tools/nbk_numpy/__pycache__"
+stage_device_tools . "$stage"
 tar -czf .device/payload.tar.gz -C "$stage" .
 cp "$here/device-run.sh" .device/run.sh
 size=$(du -sm .device | cut -f1)
