@@ -57,7 +57,7 @@ class Records(unittest.TestCase):
             md = read(os.path.join(tmp, "index.md"))
         first = md[:md.index("## Summary")]
         self.assertRegex(first, r"Intel\(R\) Xeon\(R\) Processor, 16 cores; NVIDIA H[12]00[^;]*; revision \w{7}")
-        self.assertRegex(first, r"- \*\*add_one\*\*: at 2\^31: GPU \d+x faster with data resident")
+        self.assertRegex(first, r"- \*\*add_one\*\*: at 2\^31: GPU \d+(\.\d+)?x faster with data resident")
         self.assertRegex(first, r"- \*\*maximum\*\*: .*\(across sizes: the GPU wins from 2\^\d+\)")
         header = md[md.index("## Summary"):].splitlines()[2]
         self.assertLessEqual(header.count(" | ") + 1, 8, header)
