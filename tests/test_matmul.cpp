@@ -231,10 +231,11 @@ using nbk::matmul::detail::RegisterTiling;
 TEST(RegisterTiles, TheGpuShape) {
   EXPECT_EQ(Shape::threads, 256);
   EXPECT_EQ(Shape::rows, 128);
-  EXPECT_EQ(Shape::cols, 128);
-  EXPECT_EQ(Shape::depth, 8);
-  EXPECT_EQ(Shape::block_rows * Shape::block_cols, 64);
-  EXPECT_EQ(Shape::a_loads, 1);  // one 16-byte pack of A and one of B a thread a stage
+  EXPECT_EQ(Shape::cols, 64);
+  EXPECT_EQ(Shape::depth, 16);
+  EXPECT_EQ(Shape::block_rows, 8);
+  EXPECT_EQ(Shape::block_cols, 4);
+  EXPECT_EQ(Shape::a_loads, 2);  // two 16-byte packs of A and one of B a thread a stage
   EXPECT_EQ(Shape::b_loads, 1);
 }
 
@@ -242,8 +243,8 @@ TEST(RegisterTiles, TileCounts) {
   struct Case {
     Index m, p, rows, cols;
   };
-  for (const Case c : {Case{0, 5, 0, 1}, Case{5, 0, 1, 0}, Case{1, 1, 1, 1}, Case{128, 128, 1, 1}, Case{129, 128, 2, 1},
-                       Case{128, 129, 1, 2}, Case{1024, 1024, 8, 8}, Case{1000, 300, 8, 3}}) {
+  for (const Case c : {Case{0, 5, 0, 1}, Case{5, 0, 1, 0}, Case{1, 1, 1, 1}, Case{128, 64, 1, 1}, Case{129, 64, 2, 1},
+                       Case{128, 65, 1, 2}, Case{1024, 1024, 8, 16}, Case{1000, 300, 8, 5}}) {
     const auto count = nbk::matmul::tile_count<Shape>(c.m, c.p);
     EXPECT_EQ(count.rows, c.rows) << c.m << " x " << c.p;
     EXPECT_EQ(count.cols, c.cols) << c.m << " x " << c.p;
@@ -319,8 +320,8 @@ TEST(RegisterTiles, StagesAreTheTilesOfAAndB) {
     Index m, n, p, i0, j0, k0;
   };
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (const Case c : {Case{300, 40, 260, 128, 128, 16}, Case{133, 12, 196, 128, 128, 8}, Case{133, 13, 70, 128, 0, 8},
-                       Case{5, 3, 2, 0, 0, 0}, Case{129, 260, 132, 0, 0, 256}}) {
+  for (const Case c : {Case{300, 40, 260, 128, 128, 16}, Case{133, 12, 196, 128, 192, 0}, Case{133, 28, 196, 0, 192, 16},
+                       Case{133, 13, 70, 128, 64, 0}, Case{5, 3, 2, 0, 0, 0}, Case{129, 260, 132, 0, 0, 256}}) {
     const HostMatrix a = numbered(c.m, c.n, 1), b = numbered(c.n, c.p, 500000);
     const RegisterTiling t = {0, nbk::matmul::detail::quads_aligned(a), nbk::matmul::detail::quads_aligned(b), false};
     SCOPED_TRACE(std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.p) + " at " +
@@ -358,7 +359,8 @@ TEST(RegisterTiles, BlocksAreWrittenWhereTheirOwnersAre) {
   struct Case {
     Index m, p, i0, j0;
   };
-  for (const Case c : {Case{256, 256, 128, 128}, Case{133, 196, 128, 128}, Case{133, 70, 0, 0}, Case{3, 5, 0, 0}}) {
+  for (const Case c : {Case{256, 256, 128, 128}, Case{133, 196, 128, 192}, Case{133, 70, 0, 0}, Case{133, 70, 128, 64},
+                       Case{3, 5, 0, 0}}) {
     const HostMatrix out("c", c.m, c.p);
     Kokkos::deep_copy(out, std::numeric_limits<float>::quiet_NaN());
     const RegisterTiling t = {0, false, false, nbk::matmul::detail::quads_aligned(out)};

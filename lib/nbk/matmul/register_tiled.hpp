@@ -1,8 +1,8 @@
 #pragma once
 // register_tiled (ours, issue 53): the shared-memory GEMM of cuBLAS-like kernels, where tiled is
-// the textbook one. A team of 256 threads computes a 128 x 128 tile of C, 8 deep at a time; each
-// thread keeps an 8 x 8 block of C in registers, and for each k loads 8 elements of A and 8 of B
-// from scratch as four 16-byte loads and does 64 multiply-adds with them (tiled: 16 loads of 4
+// the textbook one. A team of 256 threads computes a 128 x 64 tile of C, 16 deep at a time; each
+// thread keeps an 8 x 4 block of C in registers, and for each k loads its 8 elements of A and 4 of
+// B from scratch as three 16-byte loads and does 32 multiply-adds with them (tiled: 8 loads of 4
 // bytes for 16). A's tile is stored transposed, k-major, so a thread's 4 rows of A at one k are
 // one 16-byte load. The tiles are double-buffered: the next stage's elements are loaded from
 // global memory into registers before the current stage is multiplied and stored into the other
@@ -37,8 +37,8 @@ struct RegisterTileShape {
   static constexpr int threads_x = ThreadsX, threads_y = ThreadsY, threads = ThreadsX * ThreadsY;
   static constexpr int block_rows = BlockRows, block_cols = BlockCols, depth = Depth;
   static constexpr int rows = ThreadsY * BlockRows, cols = ThreadsX * BlockCols;
-  // A's tile transposed: depth rows of a_pitch floats. The 4 floats of padding put the two k
-  // quads a warp stores in different banks (rows + 4 = 4 mod 32 banks).
+  // A's tile transposed: depth rows of a_pitch floats. The 4 floats of padding spread the k quads
+  // a warp stores over the banks (rows + 4 = 4 mod 32): 8 deep, none shares one; 16 deep, pairs do.
   static constexpr int a_pitch = rows + 4;
   static constexpr int a_packs = rows * depth / 4, b_packs = depth * cols / 4;  // 16-byte packs a stage
   static constexpr int a_loads = a_packs / threads, b_loads = b_packs / threads;  // per thread
@@ -53,9 +53,9 @@ struct RegisterTileShape {
   KOKKOS_INLINE_FUNCTION static constexpr int c_col(int rank, int s) {
     return s / 4 * (threads_x * 4) + rank % threads_x * 4 + s % 4;
   }
-  // The l-th pack of A a thread stages: row a_row, k a_k .. a_k + 3 of the stage (a thread pair
-  // reads 32 consecutive bytes of a row); of B: k b_k, columns b_col .. b_col + 3 (a warp reads
-  // 512 consecutive bytes of a row).
+  // The l-th pack of A a thread stages: row a_row, k a_k .. a_k + 3 of the stage (depth / 4
+  // threads read a row's stage, consecutive 16 bytes each); of B: k b_k, columns b_col .. b_col + 3
+  // (cols / 4 threads read a row of B's tile, consecutive 16 bytes each).
   KOKKOS_INLINE_FUNCTION static constexpr int a_pack(int rank, int l) { return rank + l * threads; }
   KOKKOS_INLINE_FUNCTION static constexpr int a_row(int pack) { return pack / (depth / 4); }
   KOKKOS_INLINE_FUNCTION static constexpr int a_k(int pack) { return pack % (depth / 4) * 4; }
@@ -67,8 +67,11 @@ struct RegisterTileShape {
   KOKKOS_INLINE_FUNCTION static constexpr int b_at(int k, int col) { return depth * a_pitch + k * cols + col; }
 };
 
-// The GPU's shape: 256 threads, 128 x 128 tiles, 8 deep (2 x 8.25 KiB of scratch).
-using GpuRegisterTileShape = RegisterTileShape<16, 16, 8, 8, 8>;
+// The GPU's shape: 256 threads, 128 x 64 tiles, 16 deep (2 x 12.25 KiB of scratch). On an H200 at
+// 1024^3 (issue 53, cuBLAS 68 us): 78 us; 128 x 128 tiles of 8 x 8 a thread, 8 deep, took 132 us,
+// as 1024^2 makes only 64 of them for 132 SMs (at 2048^3 and 4096^3 1-4% faster than this shape);
+// 128 x 64 or 64 x 128 with 128 threads of 8 x 8, 90 us; 64 x 64 with 256 threads of 4 x 4, 82 us.
+using GpuRegisterTileShape = RegisterTileShape<16, 16, 8, 4, 16>;
 
 // The tiles of an m x p C: rows of tiles, columns of tiles, and all of them.
 struct TileCount {
