@@ -59,13 +59,28 @@ struct ToCodeTypes<SpaceList<Spaces...>> {
 // "serial_gpu_code", "openmp", "openmp_gpu_code", "cuda".
 using SpaceCodeTypes = typename ToCodeTypes<EnabledSpaces>::type;
 
-// f(code) with the space's own code and, on a host space, with the GPU code too: for the tests
-// of suites typed on the space alone.
-template <class Space, class F>
-void for_each_code(const F& f) {
-  f(CodeFor<Space>());
-  if constexpr (!is_device_space_v<Space>) f(GpuCode());
-}
+// The GPU code alone: every host space with it ("serial_gpu_code", "openmp_gpu_code") and every
+// device space with its own ("cuda"). tests/test_gpu_code.cpp's suite GpuCode runs the GPU code's
+// launch shapes on it.
+template <class Space>
+using GpuCodeOn = ::testing::Types<On<Space, GpuCode>>;
+template <class Space>
+using GpuCodeOnHost = std::conditional_t<is_device_space_v<Space>, ::testing::Types<>, GpuCodeOn<Space>>;
+template <class List, template <class> class Of>
+struct ToTypesOf;
+template <class... Spaces, template <class> class Of>
+struct ToTypesOf<SpaceList<Spaces...>, Of> {
+  using type = typename Concat<Of<Spaces>...>::type;
+};
+using GpuCodeTypes = typename ToTypesOf<EnabledSpaces, GpuCodeOn>::type;
+
+// The host spaces with the GPU code, for a suite typed on the space alone (whose tests run the
+// space's own code) to run its tests of GPU code in a twin suite, "<Suite>GpuCode": a test's body
+// is then a function of the space and the code. Every test of GPU code has "_gpu_code" in its
+// name, or is in a suite whose name starts with "GpuCode" (the launch shapes as pure functions,
+// tests/test_gpu_code.cpp): `--gtest_filter='GpuCode*:*_gpu_code.*'` selects them all (docs/gpu.md,
+// "GPU code on the host").
+using HostGpuCodeTypes = typename ToTypesOf<EnabledSpaces, GpuCodeOnHost>::type;
 
 template <class Code>
 const char* code_name(Code) {

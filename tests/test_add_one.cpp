@@ -22,37 +22,44 @@ TYPED_TEST_SUITE(AddOne, nbk::test::SpaceTypes, nbk::test::SpaceNames);
 // Sizes that catch off-by-one tails: empty, one, odd, around a power of two.
 const std::int64_t kSizes[] = {0, 1, 2, 3, 1023, 1024, 1025, (1 << 20) + 7};
 
-TYPED_TEST(AddOne, FillThenIncrementReachesEveryElement) {
-  using Space = TypeParam;
-  nbk::test::for_each_code<Space>([](auto code) {
-    for (std::int64_t n : kSizes) {
-      Kokkos::View<Element*, typename Space::memory_space> v("v", n);
-      nbk::fill(Space(), v, 41);
-      nbk::increment(Space(), v, code);
-      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-      EXPECT_EQ(nbk::count_not_equal(host.data(), n, Element{42}), 0) << "n = " << n << ", " << nbk::test::code_name(code);
-    }
-  });
+// The increments' GPU code (16-byte packs) runs on the host spaces in the twin suite AddOneGpuCode.
+template <class SpaceCode>
+class AddOneGpuCode : public ::testing::Test {};
+TYPED_TEST_SUITE(AddOneGpuCode, nbk::test::HostGpuCodeTypes, nbk::test::SpaceCodeNames);
+
+template <class Space, class Code>
+void fill_then_increment(Code code) {
+  for (std::int64_t n : kSizes) {
+    Kokkos::View<Element*, typename Space::memory_space> v("v", n);
+    nbk::fill(Space(), v, 41);
+    nbk::increment(Space(), v, code);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    EXPECT_EQ(nbk::count_not_equal(host.data(), n, Element{42}), 0) << "n = " << n << ", " << nbk::test::code_name(code);
+  }
+}
+TYPED_TEST(AddOne, FillThenIncrementReachesEveryElement) { fill_then_increment<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(AddOneGpuCode, FillThenIncrementReachesEveryElement) {
+  fill_then_increment<typename TypeParam::space>(nbk::GpuCode());
 }
 
 // Slices that start at every offset from a 16-byte boundary and end at every tail length: a
 // GPU's 16-byte packs where the slice's data are aligned, one element at a time where not, and
 // nothing outside the slice written either way.
-TYPED_TEST(AddOne, IncrementOfSlicesAtEveryAlignment) {
-  using Space = TypeParam;
+template <class Space, class Code>
+void increment_slices(Code code) {
   Kokkos::View<Element*, typename Space::memory_space> v("v", 1031);
-  nbk::test::for_each_code<Space>([&](auto code) {
-    for (std::int64_t first = 0; first < 5; ++first)
-      for (std::int64_t n : {0, 1, 3, 4, 5, 1021}) {
-        nbk::fill(Space(), v, 7);
-        nbk::increment(Space(), Kokkos::subview(v, std::make_pair(first, first + n)), code);
-        auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-        for (std::int64_t i = 0; i < 1031; ++i)
-          ASSERT_EQ(host(i), first <= i && i < first + n ? 8 : 7)
-              << "slice " << first << "+" << n << ", element " << i << ", " << nbk::test::code_name(code);
-      }
-  });
+  for (std::int64_t first = 0; first < 5; ++first)
+    for (std::int64_t n : {0, 1, 3, 4, 5, 1021}) {
+      nbk::fill(Space(), v, 7);
+      nbk::increment(Space(), Kokkos::subview(v, std::make_pair(first, first + n)), code);
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      for (std::int64_t i = 0; i < 1031; ++i)
+        ASSERT_EQ(host(i), first <= i && i < first + n ? 8 : 7)
+            << "slice " << first << "+" << n << ", element " << i << ", " << nbk::test::code_name(code);
+    }
 }
+TYPED_TEST(AddOne, IncrementOfSlicesAtEveryAlignment) { increment_slices<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(AddOneGpuCode, IncrementOfSlicesAtEveryAlignment) { increment_slices<typename TypeParam::space>(nbk::GpuCode()); }
 
 TYPED_TEST(AddOne, SumElementsCountsEveryElementOnce) {
   using Space = TypeParam;

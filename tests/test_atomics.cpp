@@ -135,17 +135,26 @@ TEST(HistogramSplit, GpuSplitFillsTheGpuInWholePacks) {
   }
 }
 
-TYPED_TEST(Atomics, TeamSplitCoversTheSamplesInWholePacks) {
-  const TypeParam exec;
-  nbk::test::for_each_code<TypeParam>([&](auto code) {
-    for (const nbk::Index n : {0, 1, 5, 4097, 65537, 200003, 10000000}) {
-      SCOPED_TRACE(std::to_string(n) + ", " + nbk::test::code_name(code));
-      const auto s = nbk::histogram::split_samples(exec, n, code);
-      expect_covers(s, n);
-      if (n > 0 && nbk::is_device_space_v<TypeParam> && n == 10000000)
-        EXPECT_EQ(s.league, exec.concurrency() / 256);
-    }
-  });
+// The GPU code's tests (split_samples with GpuCode, the team kernels' GPU branch) are in the twin
+// suite AtomicsGpuCode, on the host spaces (a GPU runs them here, as its own code).
+template <class SpaceCode>
+class AtomicsGpuCode : public ::testing::Test {};
+TYPED_TEST_SUITE(AtomicsGpuCode, nbk::test::HostGpuCodeTypes, nbk::test::SpaceCodeNames);
+
+template <class Space, class Code>
+void expect_split_covers(Code code) {
+  const Space exec;
+  for (const nbk::Index n : {0, 1, 5, 4097, 65537, 200003, 10000000}) {
+    SCOPED_TRACE(std::to_string(n) + ", " + nbk::test::code_name(code));
+    const auto s = nbk::histogram::split_samples(exec, n, code);
+    expect_covers(s, n);
+    if (n > 0 && nbk::is_device_space_v<Space> && n == 10000000) EXPECT_EQ(s.league, exec.concurrency() / 256);
+  }
+}
+
+TYPED_TEST(Atomics, TeamSplitCoversTheSamplesInWholePacks) { expect_split_covers<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(AtomicsGpuCode, TeamSplitCoversTheSamplesInWholePacks) {
+  expect_split_covers<typename TypeParam::space>(nbk::GpuCode());
 }
 
 // The sharing ways: atomic, scatter, team and private; team and private also as GPU code on
@@ -200,26 +209,18 @@ Known known_samples(const Bins& bins, nbk::Index n) {
   return k;
 }
 
+// More than two of the private host kernel's chunks of 2^18 samples, an odd tail.
+const nbk::Index sharing_samples = 2 * (nbk::Index{1} << 18) + 4099;
+
 TYPED_TEST(Atomics, EveryWayOfSharingCountsExactly) {
-  // More than two of the private host kernel's chunks of 2^18 samples, an odd tail.
-  const nbk::Index n = 2 * (nbk::Index{1} << 18) + 4099;
   for (const int count : {1, 16, 100, 4096}) {
     const Bins bins{-4, 4, count};
-    const auto known = known_samples(bins, n);
+    const auto known = known_samples(bins, sharing_samples);
     const std::vector<Count> zeros(static_cast<std::size_t>(count), 0);
     for (const Way way : {Way::atomic, Way::scatter, Way::team, Way::private_copies}) {
       SCOPED_TRACE(std::to_string(count) + " bins, way " + std::to_string(int(way)));
       EXPECT_EQ(histogram_on<TypeParam>(way, known.samples, bins), known.counts);
       EXPECT_EQ(histogram_on<TypeParam>(way, {}, bins), zeros);
-    }
-    // GPU code (on a host space too): the space's split, and 37 teams of which the last has no samples.
-    for (const Way way : {Way::team, Way::private_copies}) {
-      SCOPED_TRACE(std::to_string(count) + " bins, GPU code, way " + std::to_string(int(way)));
-      EXPECT_EQ(histogram_on<TypeParam>(way, known.samples, bins, nbk::GpuCode()), known.counts);
-      const std::vector<float> few(known.samples.begin(), known.samples.begin() + 141);
-      const auto few_known = known_samples(bins, 141);
-      EXPECT_EQ(histogram_on<TypeParam>(way, few, bins, nbk::GpuCode(), 37), few_known.counts);
-      EXPECT_EQ(histogram_on<TypeParam>(way, {}, bins, nbk::GpuCode()), zeros);
     }
   }
   // The known counts of the edge values alone, 16 bins.
@@ -229,6 +230,25 @@ TYPED_TEST(Atomics, EveryWayOfSharingCountsExactly) {
   known[0] = known[1] = known[8] = 1;
   known[15] = 2;
   EXPECT_EQ(edges, known);
+}
+
+// The team kernels' GPU code on a host space: the space's split, and 37 teams of which the last
+// has no samples (tests/test_gpu_code.cpp runs them at a GPU's splits).
+TYPED_TEST(AtomicsGpuCode, EveryWayOfSharingCountsExactly) {
+  using Space = typename TypeParam::space;
+  for (const int count : {1, 16, 100, 4096}) {
+    const Bins bins{-4, 4, count};
+    const auto known = known_samples(bins, sharing_samples);
+    const std::vector<Count> zeros(static_cast<std::size_t>(count), 0);
+    for (const Way way : {Way::team, Way::private_copies}) {
+      SCOPED_TRACE(std::to_string(count) + " bins, GPU code, way " + std::to_string(int(way)));
+      EXPECT_EQ(histogram_on<Space>(way, known.samples, bins, nbk::GpuCode()), known.counts);
+      const std::vector<float> few(known.samples.begin(), known.samples.begin() + 141);
+      const auto few_known = known_samples(bins, 141);
+      EXPECT_EQ(histogram_on<Space>(way, few, bins, nbk::GpuCode(), 37), few_known.counts);
+      EXPECT_EQ(histogram_on<Space>(way, {}, bins, nbk::GpuCode()), zeros);
+    }
+  }
 }
 
 }  // namespace

@@ -29,6 +29,12 @@ constexpr double u32 = std::numeric_limits<float>::epsilon() / 2;
 template <class Space>
 class Elementwise : public ::testing::Test {};
 TYPED_TEST_SUITE(Elementwise, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+// The GPU code of the range add (16-byte packs) and of MatAdd (its tiles, its packs) on the host
+// spaces: the twin suite ElementwiseGpuCode (tests/spaces.hpp). The maps' GPU code is in
+// tests/test_gpu_code.cpp.
+template <class SpaceCode>
+class ElementwiseGpuCode : public ::testing::Test {};
+TYPED_TEST_SUITE(ElementwiseGpuCode, nbk::test::HostGpuCodeTypes, nbk::test::SpaceCodeNames);
 
 // `kernel(space, in, out)` on Views of no elements, each in the middle of a larger allocation (the
 // input's of ones, the output's of -1): how many elements of the output's allocation it changed.
@@ -197,41 +203,46 @@ TYPED_TEST(Elementwise, GridStrideAddCoversEveryElementOnce) {
   }
 }
 
-TYPED_TEST(Elementwise, RangeAddInInt64) {
-  nbk::test::for_each_code<TypeParam>([](auto code) {
-    const auto out = nbk::test::run_map<TypeParam>(
-        [code](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c, code); },
-        std::vector<std::int64_t>{0, 1, 2, 3, 4}, std::vector<std::int64_t>{0, 2, 4, std::int64_t{1} << 40, -9});
-    EXPECT_EQ(out, (std::vector<std::int64_t>{0, 3, 6, 3 + (std::int64_t{1} << 40), -5})) << nbk::test::code_name(code);
-  });
+template <class Space, class Code>
+void range_add_in_int64(Code code) {
+  const auto out = nbk::test::run_map<Space>(
+      [code](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c, code); },
+      std::vector<std::int64_t>{0, 1, 2, 3, 4}, std::vector<std::int64_t>{0, 2, 4, std::int64_t{1} << 40, -9});
+  EXPECT_EQ(out, (std::vector<std::int64_t>{0, 3, 6, 3 + (std::int64_t{1} << 40), -5})) << nbk::test::code_name(code);
 }
+TYPED_TEST(Elementwise, RangeAddInInt64) { range_add_in_int64<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(ElementwiseGpuCode, RangeAddInInt64) { range_add_in_int64<typename TypeParam::space>(nbk::GpuCode()); }
 
 // Every element once, as packs and a tail: odd sizes of float32, against sums known exactly.
-TYPED_TEST(Elementwise, RangeAddOfFloatsAtOddSizes) {
-  nbk::test::for_each_code<TypeParam>([](auto code) {
-    for (const std::size_t n : {0u, 1u, 3u, 4u, 5u, 1023u, 4099u}) {
-      std::vector<float> x(n), y(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        x[i] = static_cast<float>(i);
-        y[i] = static_cast<float>(2 * i + 1);
-      }
-      const auto out = nbk::test::run_map<TypeParam>(
-          [code](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c, code); },
-          x, y);
-      ASSERT_EQ(out.size(), n);
-      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(3 * i + 1)) << i << ", " << nbk::test::code_name(code);
+template <class Space, class Code>
+void range_add_of_floats_at_odd_sizes(Code code) {
+  for (const std::size_t n : {0u, 1u, 3u, 4u, 5u, 1023u, 4099u}) {
+    std::vector<float> x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<float>(i);
+      y[i] = static_cast<float>(2 * i + 1);
     }
-    EXPECT_EQ(writes_of_empty_map<TypeParam>([code](const auto& space, const auto& in, const auto& out) {
-                nbk::add::range_add(space, in, in, out, code);
-              }),
-              0u)
-        << nbk::test::code_name(code);
-  });
+    const auto out = nbk::test::run_map<Space>(
+        [code](const auto& space, const auto& a, const auto& b, const auto& c) { nbk::add::range_add(space, a, b, c, code); },
+        x, y);
+    ASSERT_EQ(out.size(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(3 * i + 1)) << i << ", " << nbk::test::code_name(code);
+  }
+  EXPECT_EQ(writes_of_empty_map<Space>([code](const auto& space, const auto& in, const auto& out) {
+              nbk::add::range_add(space, in, in, out, code);
+            }),
+            0u)
+      << nbk::test::code_name(code);
+}
+TYPED_TEST(Elementwise, RangeAddOfFloatsAtOddSizes) { range_add_of_floats_at_odd_sizes<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(ElementwiseGpuCode, RangeAddOfFloatsAtOddSizes) {
+  range_add_of_floats_at_odd_sizes<typename TypeParam::space>(nbk::GpuCode());
 }
 
 // Every element of C once, for shapes no tile divides, and the empty one.
-TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
-  using Memory = typename TypeParam::memory_space;
+template <class Space, class Code>
+void mat_add_over_shapes_no_tile_divides(Code code) {
+  using Memory = typename Space::memory_space;
   using nbk::Walk;
   for (const auto launch : {nbk::mat_add::guide_launch, nbk::mat_add::row_launch, nbk::mat_add::kokkos_launch,
                             nbk::mat_add::flat_launch,
@@ -250,16 +261,17 @@ TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) {
       Kokkos::deep_copy(a, ha);
       Kokkos::deep_copy(b, hb);
       Kokkos::deep_copy(c, std::numeric_limits<float>::quiet_NaN());
-      nbk::test::for_each_code<TypeParam>([&](auto code) {
-        Kokkos::deep_copy(c, std::numeric_limits<float>::quiet_NaN());
-        nbk::mat_add::mat_add(TypeParam(), a, b, c, launch, code);
-        auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
-        for (int i = 0; i < rows; ++i)
-          for (int j = 0; j < columns; ++j)
-            ASSERT_EQ(hc(i, j), static_cast<float>(1000 * i + j)) << i << ", " << j << ", " << nbk::test::code_name(code);
-      });
+      nbk::mat_add::mat_add(Space(), a, b, c, launch, code);
+      auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < columns; ++j)
+          ASSERT_EQ(hc(i, j), static_cast<float>(1000 * i + j)) << i << ", " << j << ", " << nbk::test::code_name(code);
     }
   }
+}
+TYPED_TEST(Elementwise, MatAddOverShapesNoTileDivides) { mat_add_over_shapes_no_tile_divides<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(ElementwiseGpuCode, MatAddOverShapesNoTileDivides) {
+  mat_add_over_shapes_no_tile_divides<typename TypeParam::space>(nbk::GpuCode());
 }
 
 // The host spaces' streaming MatAdd (non-temporal stores in blocks of 4096 elements): every element
@@ -300,8 +312,9 @@ TYPED_TEST(Elementwise, MatAddStreamingWritesEveryElementOnce) {
 
 // C with no rows or no columns in the middle of a larger allocation, every launch and code: the
 // whole allocation is as it was.
-TYPED_TEST(Elementwise, MatAddOfEmptyMatricesWritesNothing) {
-  using Memory = typename TypeParam::memory_space;
+template <class Space, class Code>
+void mat_add_of_empty_matrices(Code code) {
+  using Memory = typename Space::memory_space;
   using Unmanaged = Kokkos::View<float**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
   using nbk::Walk;
   constexpr std::size_t size = 64, at = 32;
@@ -310,17 +323,20 @@ TYPED_TEST(Elementwise, MatAddOfEmptyMatricesWritesNothing) {
   for (const auto launch : {nbk::mat_add::guide_launch, nbk::mat_add::row_launch, nbk::mat_add::kokkos_launch,
                             nbk::mat_add::flat_launch,
                             nbk::mat_add::Launch{{4, 64}, Walk::contiguous_first}, nbk::mat_add::Launch{{}, Walk::contiguous_first}})
-    for (const auto [rows, columns] : {std::pair{0, 4}, std::pair{4, 0}, std::pair{0, 0}})
-      nbk::test::for_each_code<TypeParam>([&](auto code) {
-        Kokkos::deep_copy(out, -1.0f);
-        const Unmanaged a(in.data() + at, rows, columns), c(out.data() + at, rows, columns);
-        nbk::mat_add::mat_add(TypeParam(), a, a, c, launch, code);
-        const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-        std::size_t written = 0;
-        for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
-        EXPECT_EQ(written, 0u) << rows << " x " << columns << ", tiles " << launch.tiles[0] << " x " << launch.tiles[1]
-                               << ", " << nbk::test::code_name(code);
-      });
+    for (const auto [rows, columns] : {std::pair{0, 4}, std::pair{4, 0}, std::pair{0, 0}}) {
+      Kokkos::deep_copy(out, -1.0f);
+      const Unmanaged a(in.data() + at, rows, columns), c(out.data() + at, rows, columns);
+      nbk::mat_add::mat_add(Space(), a, a, c, launch, code);
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+      std::size_t written = 0;
+      for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
+      EXPECT_EQ(written, 0u) << rows << " x " << columns << ", tiles " << launch.tiles[0] << " x " << launch.tiles[1]
+                             << ", " << nbk::test::code_name(code);
+    }
+}
+TYPED_TEST(Elementwise, MatAddOfEmptyMatricesWritesNothing) { mat_add_of_empty_matrices<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(ElementwiseGpuCode, MatAddOfEmptyMatricesWritesNothing) {
+  mat_add_of_empty_matrices<typename TypeParam::space>(nbk::GpuCode());
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ using nbk::maximum::Launch;
 
 template <class Space>
 class Maximum : public ::testing::Test {
- protected:
+ public:
   // c for a(i,j,k) = i + j - k and b(i,j,k) = k - 2 j, with the given tiles.
   template <class Code = nbk::CodeFor<Space>>
   static std::vector<float> run(std::int64_t n0, std::int64_t n1, std::int64_t n2, const Launch& launch, Code code = {}) {
@@ -52,20 +52,32 @@ class Maximum : public ::testing::Test {
   }
 };
 TYPED_TEST_SUITE(Maximum, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+// The GPU code (its tiles, its 16-byte packs) on the host spaces: the twin suite MaximumGpuCode.
+template <class SpaceCode>
+class MaximumGpuCode : public ::testing::Test {};
+TYPED_TEST_SUITE(MaximumGpuCode, nbk::test::HostGpuCodeTypes, nbk::test::SpaceCodeNames);
 
-TYPED_TEST(Maximum, ShapesThatAreNotMultiplesOfTheTiles) {
+template <class Space, class Code>
+void shapes_not_multiples_of_the_tiles(Code code) {
   for (const Launch& launch : {nbk::maximum::document_launch, nbk::maximum::kokkos_launch, nbk::maximum::coalesced_launch,
                                nbk::maximum::flat_launch, Launch{{2, 3, 5}}, Launch{{2, 3, 5}, Walk::contiguous_first}, Launch{{}, Walk::contiguous_first}})
     for (auto [n0, n1, n2] : {std::array<std::int64_t, 3>{1, 1, 1}, {7, 9, 13}, {8, 8, 8}, {17, 3, 33}, {1, 1, 1025},
                               {33, 1, 2}})
-      nbk::test::for_each_code<TypeParam>([&](auto code) { TestFixture::check(n0, n1, n2, launch, code); });
+      Maximum<Space>::check(n0, n1, n2, launch, code);
+}
+TYPED_TEST(Maximum, ShapesThatAreNotMultiplesOfTheTiles) {
+  shapes_not_multiples_of_the_tiles<TypeParam>(nbk::CodeFor<TypeParam>());
+}
+TYPED_TEST(MaximumGpuCode, ShapesThatAreNotMultiplesOfTheTiles) {
+  shapes_not_multiples_of_the_tiles<typename TypeParam::space>(nbk::GpuCode());
 }
 
 // Arrays with an empty extent, each in the middle of a larger allocation: c's allocation is as it
 // was before the call, all of it (a kernel that wrote an element, a tail or a tile of an empty
 // array would change it).
-TYPED_TEST(Maximum, EmptyExtentsWriteNothing) {
-  using Memory = typename TypeParam::memory_space;
+template <class Space, class Code>
+void empty_extents_write_nothing(Code code) {
+  using Memory = typename Space::memory_space;
   using Unmanaged = Kokkos::View<float***, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
   constexpr std::size_t size = 256, at = 128;
   Kokkos::View<float*, Memory> a_memory("a", size), b_memory("b", size), c_memory("c", size);
@@ -73,17 +85,20 @@ TYPED_TEST(Maximum, EmptyExtentsWriteNothing) {
   Kokkos::deep_copy(b_memory, 2.0f);
   for (const Launch& launch : {nbk::maximum::document_launch, nbk::maximum::kokkos_launch, nbk::maximum::coalesced_launch,
                                nbk::maximum::flat_launch, Launch{{2, 3, 5}, Walk::contiguous_first}, Launch{{}, Walk::contiguous_first}})
-    for (auto [n0, n1, n2] : {std::array<std::int64_t, 3>{0, 5, 5}, {5, 0, 5}, {5, 5, 0}, {0, 0, 0}})
-      nbk::test::for_each_code<TypeParam>([&](auto code) {
-        Kokkos::deep_copy(c_memory, -1.0f);
-        const Unmanaged a(a_memory.data() + at, n0, n1, n2), b(b_memory.data() + at, n0, n1, n2),
-            c(c_memory.data() + at, n0, n1, n2);
-        nbk::maximum::elementwise_max(TypeParam(), a, b, c, launch, code);
-        const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_memory);
-        std::size_t written = 0;
-        for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
-        EXPECT_EQ(written, 0u) << n0 << "x" << n1 << "x" << n2 << ", " << nbk::test::code_name(code);
-      });
+    for (auto [n0, n1, n2] : {std::array<std::int64_t, 3>{0, 5, 5}, {5, 0, 5}, {5, 5, 0}, {0, 0, 0}}) {
+      Kokkos::deep_copy(c_memory, -1.0f);
+      const Unmanaged a(a_memory.data() + at, n0, n1, n2), b(b_memory.data() + at, n0, n1, n2),
+          c(c_memory.data() + at, n0, n1, n2);
+      nbk::maximum::elementwise_max(Space(), a, b, c, launch, code);
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_memory);
+      std::size_t written = 0;
+      for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
+      EXPECT_EQ(written, 0u) << n0 << "x" << n1 << "x" << n2 << ", " << nbk::test::code_name(code);
+    }
+}
+TYPED_TEST(Maximum, EmptyExtentsWriteNothing) { empty_extents_write_nothing<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(MaximumGpuCode, EmptyExtentsWriteNothing) {
+  empty_extents_write_nothing<typename TypeParam::space>(nbk::GpuCode());
 }
 
 TEST(MaximumHost, LoopsTakeTheLargerIncludingTies) {

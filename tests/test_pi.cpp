@@ -67,24 +67,31 @@ TYPED_TEST(Pi, BothPoolsWithinFiveStandardErrors) {
   }
 }
 
-// Exactly the reference's count on a host space, with host code (two streams a thread) and GPU
-// code (one): a stream dropped, drawn twice or drawn from the wrong state changes the count.
-TYPED_TEST(Pi, ExactlyTheReferenceCount) {
+// Exactly the reference's count on a host space, with host code (two streams a thread: suite Pi)
+// and GPU code (one: its twin PiGpuCode, on the host spaces): a stream dropped, drawn twice or
+// drawn from the wrong state changes the count.
+template <class Space, class Code>
+void expect_reference_counts(Code code) {
   // A GPU may fuse x * x + y * y into one multiply-add, which can move a point lying on the
   // circle to its other side; a host's operations are the rule's, in order.
-  const double slack = nbk::is_device_space_v<TypeParam> ? 3 : 0;
-  nbk::test::for_each_code<TypeParam>([&](auto code) {
-    for (const int streams : {0, 1, 2, 7, 1536})
-      for (const nbk::Index per_stream : {nbk::Index{0}, nbk::Index{1}, nbk::Index{1001}}) {
-        SCOPED_TRACE(std::to_string(streams) + " streams of " + std::to_string(per_stream) + ", " +
-                     nbk::test::code_name(code));
-        EXPECT_NEAR((count_inside<TypeParam, nbk::pi::XorShift64>(7, streams, per_stream, code)),
-                    (reference_count<nbk::pi::XorShift64>(7, streams, per_stream)), slack);
-        EXPECT_NEAR((count_inside<TypeParam, nbk::pi::XorShift1024>(7, streams, per_stream, code)),
-                    (reference_count<nbk::pi::XorShift1024>(7, streams, per_stream)), slack);
-      }
-  });
+  const double slack = nbk::is_device_space_v<Space> ? 3 : 0;
+  for (const int streams : {0, 1, 2, 7, 1536})
+    for (const nbk::Index per_stream : {nbk::Index{0}, nbk::Index{1}, nbk::Index{1001}}) {
+      SCOPED_TRACE(std::to_string(streams) + " streams of " + std::to_string(per_stream) + ", " +
+                   nbk::test::code_name(code));
+      EXPECT_NEAR((count_inside<Space, nbk::pi::XorShift64>(7, streams, per_stream, code)),
+                  (reference_count<nbk::pi::XorShift64>(7, streams, per_stream)), slack);
+      EXPECT_NEAR((count_inside<Space, nbk::pi::XorShift1024>(7, streams, per_stream, code)),
+                  (reference_count<nbk::pi::XorShift1024>(7, streams, per_stream)), slack);
+    }
 }
+
+template <class SpaceCode>
+class PiGpuCode : public ::testing::Test {};
+TYPED_TEST_SUITE(PiGpuCode, nbk::test::HostGpuCodeTypes, nbk::test::SpaceCodeNames);
+
+TYPED_TEST(Pi, ExactlyTheReferenceCount) { expect_reference_counts<TypeParam>(nbk::CodeFor<TypeParam>()); }
+TYPED_TEST(PiGpuCode, ExactlyTheReferenceCount) { expect_reference_counts<typename TypeParam::space>(nbk::GpuCode()); }
 
 TEST(PiReference, HostGeneratorWithinFiveStandardErrors) {
   std::mt19937_64 engine(1);

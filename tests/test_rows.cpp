@@ -55,10 +55,12 @@ std::vector<Value> per_row(Kernel kernel, Index rows, Index columns, const std::
 }
 
 // vector_gpu_code: the vector way's GPU code (32 lanes, 8 rows a team, a pack a lane) on any
-// space, host spaces included (nbk/core/code.hpp).
+// space, host spaces included (nbk/core/code.hpp): the twin suite RowsGpuCode runs it on the host
+// spaces (tests/spaces.hpp), the suite Rows every way with the space's own code.
 enum class Way { team, vector, vector_gpu_code, flat };
 constexpr const char* way_name[] = {"team", "vector", "vector_gpu_code", "flat"};
-constexpr Way every_way[] = {Way::team, Way::vector, Way::vector_gpu_code, Way::flat};
+constexpr Way own_code_ways[] = {Way::team, Way::vector, Way::flat};
+constexpr Way gpu_code_ways[] = {Way::vector_gpu_code};
 
 template <class Space, class T>
 std::vector<Sum<T>> row_sums_on(Way way, Index rows, Index columns, const std::vector<T>& values) {
@@ -86,35 +88,44 @@ std::vector<Sum<T>> host_row_sums(Index rows, Index columns, const std::vector<T
 template <class Space>
 class Rows : public ::testing::Test {};
 TYPED_TEST_SUITE(Rows, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+template <class SpaceCode>
+class RowsGpuCode : public ::testing::Test {};
+TYPED_TEST_SUITE(RowsGpuCode, nbk::test::HostGpuCodeTypes, nbk::test::SpaceCodeNames);
 
-TYPED_TEST(Rows, RowSumsOfKnownMatrices) {
-  for (const Way way : every_way) {
+// Each test of the row sums runs once with the ways of the space's own code (Rows) and once with
+// the GPU code's on a host space (RowsGpuCode).
+template <class Space, std::size_t Ways>
+void row_sums_of_known_matrices(const Way (&ways)[Ways]) {
+  for (const Way way : ways) {
     SCOPED_TRACE(way_name[int(way)]);
     // One row 1..1025, one column 0..1024, then the same as float32 (every sum exact there).
     std::vector<std::int32_t> counting(1025);
     std::iota(counting.begin(), counting.end(), 1);
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 1, 1025, counting), std::vector<std::int64_t>{1025 * 1026 / 2});
+    EXPECT_EQ(row_sums_on<Space>(way, 1, 1025, counting), std::vector<std::int64_t>{1025 * 1026 / 2});
     std::vector<std::int64_t> column(counting.begin(), counting.end());
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 1025, 1, counting), column);
+    EXPECT_EQ(row_sums_on<Space>(way, 1025, 1, counting), column);
     const std::vector<float> halves(1025, 0.5f);
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 1, 1025, halves), std::vector<float>{512.5f});
+    EXPECT_EQ(row_sums_on<Space>(way, 1, 1025, halves), std::vector<float>{512.5f});
     // Rows of whole 16-byte packs (a GPU's vector way reads them a pack a lane): 2 x 1024.
     std::vector<std::int32_t> two_rows(2048);
     std::iota(two_rows.begin(), two_rows.end(), 1);
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 2, 1024, two_rows),
+    EXPECT_EQ(row_sums_on<Space>(way, 2, 1024, two_rows),
               (std::vector<std::int64_t>{1024 * 1025 / 2, 1024 * 1025 / 2 + 1024 * 1024}));
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 4, std::vector<float>(12, 0.25f)), std::vector<float>(3, 1.0f));
+    EXPECT_EQ(row_sums_on<Space>(way, 3, 4, std::vector<float>(12, 0.25f)), std::vector<float>(3, 1.0f));
     // No rows, and rows of no columns: every row written, with 0.
-    EXPECT_TRUE(row_sums_on<TypeParam>(way, 0, 5, std::vector<std::int32_t>{}).empty());
-    EXPECT_TRUE(row_sums_on<TypeParam>(way, 0, 0, std::vector<float>{}).empty());
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 0, std::vector<std::int32_t>{}), std::vector<std::int64_t>(3, 0));
-    EXPECT_EQ(row_sums_on<TypeParam>(way, 3, 0, std::vector<float>{}), std::vector<float>(3, 0.0f));
+    EXPECT_TRUE(row_sums_on<Space>(way, 0, 5, std::vector<std::int32_t>{}).empty());
+    EXPECT_TRUE(row_sums_on<Space>(way, 0, 0, std::vector<float>{}).empty());
+    EXPECT_EQ(row_sums_on<Space>(way, 3, 0, std::vector<std::int32_t>{}), std::vector<std::int64_t>(3, 0));
+    EXPECT_EQ(row_sums_on<Space>(way, 3, 0, std::vector<float>{}), std::vector<float>(3, 0.0f));
   }
 }
+TYPED_TEST(Rows, RowSumsOfKnownMatrices) { row_sums_of_known_matrices<TypeParam>(own_code_ways); }
+TYPED_TEST(RowsGpuCode, RowSumsOfKnownMatrices) { row_sums_of_known_matrices<typename TypeParam::space>(gpu_code_ways); }
 
-TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
+template <class Space, std::size_t Ways>
+void int32_row_sums_exact_beyond_int32(const Way (&ways)[Ways]) {
   constexpr std::int32_t max = std::numeric_limits<std::int32_t>::max(), min = std::numeric_limits<std::int32_t>::min();
-  for (const Way way : every_way) {
+  for (const Way way : ways) {
     SCOPED_TRACE(way_name[int(way)]);
     // Rows whose sums an int32 would wrap: m x max, m x min, and max, min alternating; m = 1025,
     // and 1024 (rows of whole 16-byte packs, four int32 a load on a GPU, each widened to int64).
@@ -125,7 +136,7 @@ TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
         extremes[static_cast<std::size_t>(m + j)] = min;
         extremes[static_cast<std::size_t>(2 * m + j)] = j % 2 ? min : max;
       }
-      EXPECT_EQ(row_sums_on<TypeParam>(way, 3, m, extremes),
+      EXPECT_EQ(row_sums_on<Space>(way, 3, m, extremes),
                 (std::vector<std::int64_t>{m * std::int64_t{max}, m * std::int64_t{min},
                                            (m + 1) / 2 * std::int64_t{max} + m / 2 * std::int64_t{min}}));
     }
@@ -134,21 +145,27 @@ TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) {
     for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{17, 33}, {33, 17}, {1048577, 1}, {17, 36}, {9, 4}}) {
       std::vector<std::int32_t> a(static_cast<std::size_t>(rows * columns));
       for (auto& x : a) x = static_cast<std::int32_t>(engine());
-      EXPECT_EQ(row_sums_on<TypeParam>(way, rows, columns, a), host_row_sums(rows, columns, a));
+      EXPECT_EQ(row_sums_on<Space>(way, rows, columns, a), host_row_sums(rows, columns, a));
     }
   }
 }
 
+TYPED_TEST(Rows, Int32RowSumsAreExactBeyondInt32) { int32_row_sums_exact_beyond_int32<TypeParam>(own_code_ways); }
+TYPED_TEST(RowsGpuCode, Int32RowSumsAreExactBeyondInt32) {
+  int32_row_sums_exact_beyond_int32<typename TypeParam::space>(gpu_code_ways);
+}
+
 // |sum - exact| <= 2(m - 1) u sum |a_ij| (any order of the m - 1 adds), against double.
-TYPED_TEST(Rows, Float32RowSumsWithinTheBoundOfAnyOrder) {
+template <class Space, std::size_t Ways>
+void float32_row_sums_within_the_bound(const Way (&ways)[Ways]) {
   std::mt19937 engine(11);
   std::uniform_real_distribution<float> signed_values(-1.0f, 1.0f);
   for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{1, 1}, {17, 33}, {5, 4099}, {1001, 2}, {5, 4096}, {33, 12}}) {
     std::vector<float> a(static_cast<std::size_t>(rows * columns));
     for (auto& x : a) x = signed_values(engine);
     const double u = std::numeric_limits<float>::epsilon() / 2;
-    for (const Way way : every_way) {
-      const auto sums = row_sums_on<TypeParam>(way, rows, columns, a);
+    for (const Way way : ways) {
+      const auto sums = row_sums_on<Space>(way, rows, columns, a);
       for (Index i = 0; i < rows; ++i) {
         double exact = 0, magnitudes = 0;
         for (Index j = 0; j < columns; ++j) {
@@ -160,6 +177,10 @@ TYPED_TEST(Rows, Float32RowSumsWithinTheBoundOfAnyOrder) {
       }
     }
   }
+}
+TYPED_TEST(Rows, Float32RowSumsWithinTheBoundOfAnyOrder) { float32_row_sums_within_the_bound<TypeParam>(own_code_ways); }
+TYPED_TEST(RowsGpuCode, Float32RowSumsWithinTheBoundOfAnyOrder) {
+  float32_row_sums_within_the_bound<typename TypeParam::space>(gpu_code_ways);
 }
 
 template <class Space, class Acc>

@@ -36,7 +36,17 @@ struct GridShape {
 
 // cuda.grid(1) is league_rank * team_size + team_rank, cuda.gridsize(1) is league_size *
 // team_size; each thread adds every stride-th element from its own, so neighbouring
-// threads touch neighbouring elements (coalesced on a GPU). Returns the shape it ran.
+// threads touch neighbouring elements (coalesced on a GPU). Pure arithmetic, checked by the tests
+// at a GPU's grids.
+KOKKOS_INLINE_FUNCTION Index grid_index(Index league_rank, Index team_size, Index team_rank) {
+  return league_rank * team_size + team_rank;
+}
+KOKKOS_INLINE_FUNCTION Index grid_size(Index league_size, Index team_size) { return league_size * team_size; }
+
+// The shape run: the blocks asked for, of the threads asked for where the space allows that many.
+inline GridShape shape_run(GridShape asked, int allowed) { return {asked.blocks, std::min(asked.threads, allowed)}; }
+
+// The grid-stride add over the shape asked for (threads capped by the space); returns the shape run.
 template <class Space, class X, class Out>
 GridShape grid_stride_add(const Space& exec, const X& x, const X& y, const Out& out, GridShape asked) {
   check_1d_arguments<Space, X>();
@@ -45,12 +55,11 @@ GridShape grid_stride_add(const Space& exec, const X& x, const X& y, const Out& 
   using Member = typename Policy::member_type;
   const auto n = static_cast<Index>(out.extent(0));
   const auto body = NBK_LAMBDA(exec, (const Member& team) {
-    const Index stride = Index(team.league_size()) * team.team_size();
-    for (Index i = Index(team.league_rank()) * team.team_size() + team.team_rank(); i < n; i += stride)
+    const Index stride = grid_size(team.league_size(), team.team_size());
+    for (Index i = grid_index(team.league_rank(), team.team_size(), team.team_rank()); i < n; i += stride)
       out(i) = x(i) + y(i);
   });
-  const int allowed = Policy(exec, asked.blocks, 1).team_size_max(body, Kokkos::ParallelForTag());
-  const GridShape shape{asked.blocks, std::min(asked.threads, allowed)};
+  const GridShape shape = shape_run(asked, Policy(exec, asked.blocks, 1).team_size_max(body, Kokkos::ParallelForTag()));
   Kokkos::parallel_for("nbk::add::grid_stride", Policy(exec, shape.blocks, shape.threads), body);
   return shape;
 }

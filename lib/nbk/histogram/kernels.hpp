@@ -158,6 +158,34 @@ inline Split host_split(Index n, int team_size) {
   return s;
 }
 
+// The samples team `rank` of a split counts (for_team_samples), as pure arithmetic the tests check
+// at a GPU's shapes: packs [pack_begin, pack_end) of `pack_width<float>` samples, then the samples
+// [loose_begin, loose_end) one at a time. `packed` is how many of the n samples the packs hold (a
+// whole number of packs; 0 where x has none, and then every sample is loose). A slice starts on a
+// pack, so where x has packs only the slice that holds sample `packed` has loose samples, and a
+// slice past the data has nothing.
+struct TeamSamples {
+  Index pack_begin = 0, pack_end = 0, loose_begin = 0, loose_end = 0;
+};
+
+KOKKOS_INLINE_FUNCTION TeamSamples team_samples(Index rank, Index slice, Index n, Index packed) {
+  constexpr Index width = pack_width<float>;
+  const Index start = rank * slice;
+  const Index first = start < n ? start : n;
+  const Index last = first + slice < n ? first + slice : n;
+  const Index packed_last = last < packed ? last : packed;
+  TeamSamples s;
+  s.pack_begin = first / width;
+  s.pack_end = first < packed_last ? packed_last / width : s.pack_begin;
+  s.loose_begin = first > packed_last ? first : packed_last;
+  s.loose_end = last;
+  return s;
+}
+
+// The private copy that thread `team_rank` of a GPU team counts into (private_histogram_device):
+// consecutive threads, consecutive copies, so a warp's 32 threads spread over all `copies`.
+KOKKOS_INLINE_FUNCTION int copy_of(int team_rank, int copies) { return team_rank % copies; }
+
 // The split of n samples on `exec` for `Code`. GPU code on a host space (the tests) gets teams
 // as large as the pool allows, at most 256.
 template <class Space, class Code = CodeFor<Space>>
@@ -189,19 +217,14 @@ template <class Member, class X, class Packs, class F>
 KOKKOS_INLINE_FUNCTION void for_team_samples(const Member& team, const X& x, const Packs& packs, const Split& split,
                                              const F& f) {
   constexpr Index width = pack_width<float>;
-  const auto n = static_cast<Index>(x.extent(0));
-  const Index start = static_cast<Index>(team.league_rank()) * split.slice;
-  const Index first = start < n ? start : n;
-  const Index last = first + split.slice < n ? first + split.slice : n;
-  const Index packed = static_cast<Index>(packs.extent(0)) * width;  // slices start on a pack
-  const Index packed_last = last < packed ? last : packed;
-  if (first < packed_last)
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first / width, packed_last / width), [&](Index c) {
+  const TeamSamples s = team_samples(team.league_rank(), split.slice, static_cast<Index>(x.extent(0)),
+                                     static_cast<Index>(packs.extent(0)) * width);
+  if (s.pack_begin < s.pack_end)
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, s.pack_begin, s.pack_end), [&](Index c) {
       const auto v = packs(c);
       for (int k = 0; k < width; ++k) f(v.at[k]);
     });
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first > packed_last ? first : packed_last, last),
-                       [&](Index i) { f(x(i)); });
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, s.loose_begin, s.loose_end), [&](Index i) { f(x(i)); });
 }
 
 // The team kernel over a given split (the tests give host spaces GPU code's splits of many teams).
@@ -315,7 +338,7 @@ void private_histogram_device(const Space& exec, const X& x, const Bins& bins, c
         const Local local(team.team_scratch(0), size);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int s) { local(s) = 0; });
         team.team_barrier();
-        const int copy = team.team_rank() % copies;
+        const int copy = copy_of(team.team_rank(), copies);
         for_team_samples(team, x, packs, split, [&](float v) {
           const int bin = bin_of(v, bins);
           if (bin >= 0) Kokkos::atomic_add(&local(bin * copies + copy), 1);

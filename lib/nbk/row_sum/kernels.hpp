@@ -80,6 +80,31 @@ auto row_packs(const A& a) {
   return packs_of<Code>(whole ? flat(a) : Flat(a.data(), 0));
 }
 
+// The vector way's launch shape: `league` teams of `rows_per_team` threads of `lanes` vector lanes.
+struct VectorShape {
+  int league = 0;
+  int rows_per_team = 1;
+  int lanes = 1;
+};
+
+// GPU code's threads and lanes a team (8 x 32: a warp a row) and host code's (1 x 1).
+inline constexpr int gpu_rows_per_team = 8;
+inline constexpr int gpu_lanes = 32;
+
+// A team per `rows_per_team` rows, at most `league_cap` teams (past it a team takes several rounds of
+// rows, a league's worth of rows apart: first_row, row_stride).
+inline VectorShape vector_shape(Index rows, int rows_per_team, int lanes, Index league_cap = max_league) {
+  const Index needed = (rows + rows_per_team - 1) / rows_per_team;
+  return {static_cast<int>(needed < league_cap ? needed : league_cap), rows_per_team, lanes};
+}
+
+// The rows the threads of team `league_rank` take in its round `round` (0, 1, ...) of a league of
+// `league` teams of `per_team` threads: [first, min(first + per_team, rows)), first =
+// (league_rank + round league) per_team, thread t of the team taking row first + t. Pure
+// arithmetic, what vector_row_sums' loop runs and the tests check at a GPU's shapes.
+KOKKOS_INLINE_FUNCTION Index first_row(Index league_rank, Index per_team) { return league_rank * per_team; }
+KOKKOS_INLINE_FUNCTION Index row_stride(Index league, Index per_team) { return league * per_team; }
+
 // A row per thread's vector lanes: on a GPU, teams of 8 threads of 32 lanes (256), each thread
 // summing one row with its lanes (ThreadVectorRange) and a lane-level reduction: a warp reads
 // 512 contiguous bytes of its row per step, a 16-byte pack a lane where the rows are whole packs
@@ -88,9 +113,19 @@ auto row_packs(const A& a) {
 // iteration), so a pack a lane is what gives a lane 16 bytes in flight. Host code gives a team
 // one thread of one lane, a thread per row. GPU code on a host space (the tests) asks for 8
 // threads a team where the pool has them, fewer where not (a host team may not outnumber the
-// pool's threads): the rows a team takes follow the team size it got.
+// pool's threads): the rows a team takes follow the team size it got. The tests may give a shape
+// of their own (a small league, so that teams take several rounds of rows at a test's sizes).
+template <class Space, class Code = CodeFor<Space>>
+VectorShape vector_shape_on(const Space& exec, Index rows, Code = {}) {
+  int rows_per_team = is_gpu_code_v<Code> ? gpu_rows_per_team : 1;
+  if constexpr (!is_device_space_v<Space>)
+    rows_per_team = std::max(1, std::min(rows_per_team, Kokkos::TeamPolicy<Space>(exec, 1, 1).team_size_max(
+                                                            [](const auto&) {}, Kokkos::ParallelForTag())));
+  return vector_shape(rows, rows_per_team, is_gpu_code_v<Code> ? gpu_lanes : 1);
+}
+
 template <class Space, class A, class S, class Code = CodeFor<Space>>
-void vector_row_sums(const Space& exec, const A& a, const S& sums, Code = {}) {
+void vector_row_sums(const Space& exec, const A& a, const S& sums, const VectorShape& shape, Code = {}) {
   detail::check_arguments<Space, A, S>();
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
@@ -98,21 +133,15 @@ void vector_row_sums(const Space& exec, const A& a, const S& sums, Code = {}) {
   static_assert(pack_width<typename A::non_const_value_type> == 4, "rows of 4-byte elements");
   const auto rows = static_cast<Index>(a.extent(0)), columns = static_cast<Index>(a.extent(1));
   if (rows == 0) return;
-  constexpr int lanes = is_gpu_code_v<Code> ? 32 : 1;
-  int rows_per_team = is_gpu_code_v<Code> ? 8 : 1;
-  if constexpr (!is_device_space_v<Space>)
-    rows_per_team = std::max(1, std::min(rows_per_team, Policy(exec, 1, 1).team_size_max(
-                                                            [](const Member&) {}, Kokkos::ParallelForTag())));
-  const Index teams_needed = (rows + rows_per_team - 1) / rows_per_team;
-  const int league = static_cast<int>(teams_needed < max_league ? teams_needed : max_league);
   const auto packs = row_packs<Code>(a);
   const bool packed = packs.extent(0) > 0;
   const Index packs_per_row = columns / 4;
   Kokkos::parallel_for(
-      "nbk::row_sum::vector", Policy(exec, league, rows_per_team, lanes), NBK_LAMBDA(exec, (const Member& team) {
+      "nbk::row_sum::vector", Policy(exec, shape.league, shape.rows_per_team, shape.lanes),
+      NBK_LAMBDA(exec, (const Member& team) {
         const Index per_team = team.team_size();
-        const Index stride = Index{team.league_size()} * per_team;
-        for (Index first = Index{team.league_rank()} * per_team; first < rows; first += stride) {
+        const Index stride = row_stride(team.league_size(), per_team);
+        for (Index first = first_row(team.league_rank(), per_team); first < rows; first += stride) {
           const Index last = first + per_team < rows ? first + per_team : rows;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
             Value total = 0;
@@ -133,6 +162,11 @@ void vector_row_sums(const Space& exec, const A& a, const S& sums, Code = {}) {
           });
         }
       }));
+}
+
+template <class Space, class A, class S, class Code = CodeFor<Space>>
+void vector_row_sums(const Space& exec, const A& a, const S& sums, Code code = {}) {
+  vector_row_sums(exec, a, sums, vector_shape_on(exec, static_cast<Index>(a.extent(0)), code), code);
 }
 
 // One thread per row, adding its row in order.
