@@ -270,6 +270,31 @@ FAULTS += [
    "grid_stride_add: a thread's first element by its lane in the warp, not its rank in the block"),
 ]
 
+# register_tiled (issue 53): its GPU code runs on the host spaces at the GPU's 256-rank mapping (the
+# Matmul suites' "GPU code" kernels) and its tile arithmetic is checked at that shape (RegisterTiles).
+FAULTS += [
+  ("matmul", "dropped-register", K + "matmul/register_tiled.hpp",
+   "  for (int k = 0; k < Shape::depth; ++k) {\n    float x[Shape::block_rows]",
+   "  for (int k = 0; k + 1 < Shape::depth; ++k) {\n    float x[Shape::block_rows]",
+   "register_tiled: a stage's last k not multiplied"),
+  ("matmul", "dropped-register-edge", K + "matmul/register_tiled.hpp",
+   "if (j + e < p) c(i, j + e) = acc[r][4 * h + e];",
+   "if (j + e + 1 < p) c(i, j + e) = acc[r][4 * h + e];",
+   "register_tiled: C's last column not written where its rows are written element by element"),
+  ("matmul", "doubled-register", K + "matmul/register_tiled.hpp",
+   "load_stage<Shape>(st, rank, a, b, i0, j0, k0 + Shape::depth, t);",
+   "load_stage<Shape>(st, rank, a, b, i0, j0, k0 + Shape::depth - 1, t);",
+   "register_tiled: each stage after the first loaded one k early, the k before it multiplied twice"),
+  ("matmul", "wrong-owner-register", K + "matmul/register_tiled.hpp",
+   "return r / 4 * (threads_y * 4) + rank / threads_x * 4 + r % 4;",
+   "return r / 4 * (threads_y * 4) + rank % threads_y * 4 + r % 4;",
+   "register_tiled: a thread's rows of C from its column rank: 16 threads own each, 15 of 16 blocks none"),
+  ("matmul", "wrong-staging-register", K + "matmul/register_tiled.hpp",
+   "return pack % (depth / 4) * 4; }",
+   "return pack % (depth / 4) / 2 * 8; }",
+   "register_tiled: A's k quads staged as 0, 0, 8, 8: quads 0 and 8 twice, 4 and 12 never"),
+]
+
 # The GoogleTest suites of each workload (a --gtest_filter).
 FILTERS = {
   "add_one": "AddOne*",
@@ -286,7 +311,7 @@ FILTERS = {
   "pi": "Pi*",
   "row_sum": "Rows*/*.*RowSums*:GpuCode*.VectorRowSums*",
   "l2_norm": "Rows/*.*Norm*:Rows/*.DoubleAccumulator*",
-  "matmul": "Matmul/*",
+  "matmul": "Matmul/*:RegisterTiles.*",
   "mat_add": "Elementwise*/*.MatAdd*",
 }
 ORDER = ["row_sum", "sum", "product", "sin_exp", "l2_norm", "hypot", "gaussian", "polar", "matmul",
