@@ -23,4 +23,4 @@ if ((rc != 1)) || ! grep -q 'fewer than 4 FMAs a shared load' <<<"$out"; then
   echo "ptx_matmul: the check did not reject the document's tiled kernel (exit $rc): it cannot fail" >&2
   exit 1
 fi
-echo "ptx_matmul: and it rejects the document's tiled kernel: $(grep -m1 -o '[0-9.]* FMAs a shared load' <<<"$out")"
+echo "ptx_matmul: and it rejects the document's tiled kernel: $(grep -m1 -o '[0-9]*[.][0-9] FMAs a shared load' <<<"$out" | head -1)"
