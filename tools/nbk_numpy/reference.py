@@ -546,7 +546,7 @@ def result_row(case, size, repetitions, budget, memcpy, note):
     row = {"variant": v.name, "space": SPACE, "size": size_text(size), "elements": elements,
            "expression": v.expression, "moves": case.moves, "document": case.document or v.document,
            "first_call_includes": "", "repetitions": len(timed), "repetitions_planned": repetitions,
-           "calls": len(timed) + 1, "stopped_early": len(timed) < repetitions, "budget_s": budget,
+           "calls": len(timed) + 1, "stopped_early": len(timed) < repetitions, "budget_s": budget or None,
            "status": ("verified" if verdict.ok else "failed") if verdict.checked else "unchecked",
            "check": verdict.summary, "first_s": first, "best_s": best, "median_s": statistics.median(timed),
            "bytes_per_call": case.bytes_per_call, "gb_per_s": rate(case.bytes_per_call) * 1e-9,
@@ -569,7 +569,7 @@ def write_json(path, doc):
 def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe, out_dir):
     """Writes <experiment>.json; False when a check failed."""
     doc = {"experiment": workload.name, "title": f"NumPy reference: {workload.title}", "document": workload.document,
-           "tool": PROG, "context": context, "repetitions": repetitions, "budget_s": budget,
+           "tool": PROG, "context": context, "repetitions": repetitions, "budget_s": budget or None,
            "probes": {SPACE: probe}, "problems": [], "results": [], **({"seed": seed} if workload.seeded else {})}
     ok = True
     for size in sizes:
@@ -594,7 +594,7 @@ def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe,
             ok = ok and (verdict.ok or not verdict.checked)
             print(f"  {workload.name:<10} {case.variant.name:<14} {row['size']:>17}  "
                   + "".join(f"{k} {format_time(row[k + '_s']):>9}  " for k in ("first", "best", "median"))
-                  + f"{row['repetitions']} of {repetitions}  "
+                  + f"{row['repetitions']} of {repetitions}{', budget' if row['stopped_early'] else ''}  "
                   + (f"{row['gb_per_s']:8.2f} GB/s  " if case.bytes_per_call else " " * 15) + verdict.summary,
                   flush=True)
         del problem
@@ -625,8 +625,8 @@ def parse_args(argv):
     p.add_argument("--size", action="append", default=[], metavar="EXP=SIZE[,SIZE]", help="N, 2^K, AxB or AxBxC")
     p.add_argument("--scale", metavar="F", type=_SCALE, help="multiply the first extent of every default size by F")
     p.add_argument("--repetitions", metavar="N", type=_COUNT, help="timed calls after the first (the program's)")
-    p.add_argument("--budget", metavar="S", type=_BUDGET, default=1.0,
-                   help="no more calls once they took S seconds and two were timed (default 1; 0: none)")
+    p.add_argument("--budget", metavar="S", type=_BUDGET,
+                   help="no more calls once they took S seconds, two timed (default 1; none with --repetitions)")
     p.add_argument("--threads", metavar="N", type=_COUNT, default=1, help="BLAS/OpenMP threads (default 1)")
     p.add_argument("--seed", metavar="N", type=_SEED, default=1, help="seed of the inputs (default 1)")
     p.add_argument("--probe-size", metavar="N", type=_COUNT, default=DEFAULT_PROBE,
@@ -705,9 +705,9 @@ def run(argv):
           f"{args.threads} thread(s); {context['cpu_model']}, {context['host_concurrency']} CPUs", flush=True)
     probe = memcpy_probe(np, args.probe_size)
     print(f"np.copyto probe: {probe['memcpy_gb_per_s']:.2f} GB/s ({args.probe_size} doubles per array)", flush=True)
-    failed = [name for name, sizes in plan.items() if not run_workload(
-        np, WORKLOADS[name], sizes, args.repetitions or WORKLOADS[name].repetitions, args.budget, args.seed, context,
-        probe, args.out)]
+    budget = (0.0 if args.repetitions else 1.0) if args.budget is None else args.budget  # the programs' rule
+    failed = [name for name, sizes in plan.items() if not run_workload(np, WORKLOADS[name], sizes, args.repetitions
+              or WORKLOADS[name].repetitions, budget, args.seed, context, probe, args.out)]
     print(f"{PROG}: wrote {len(args.names)} file(s) to {args.out}", file=sys.stderr)
     if failed:
         print(f"{PROG}: verification FAILED in {', '.join(failed)}", file=sys.stderr)

@@ -1,6 +1,8 @@
 """tools/nbk-numpy: the NumPy reference run at tiny sizes, read back by the report's classes;
 bad input (one line, exit 2); and a clean skip where NumPy is absent."""
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import shutil
@@ -8,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 from nbk_numpy import reference as numpy_reference
 
@@ -152,6 +155,45 @@ class Checks(unittest.TestCase):
         case.call()  # a call not recorded: the next record sees 4 where it expects 3
         case.record(case.call())
         self.assertFalse(case.verdict().ok)
+
+
+class Budget(unittest.TestCase):
+    """The programs' rule (nbk/experiment/driver.hpp, tests/test_driver_report.cpp's Budget): a first call and at
+    least two timed ones, then no more once the calls, the first included, took the budget; every repetition
+    asked for with --repetitions and no --budget; a row that stopped says so."""
+
+    @staticmethod
+    def slow_clock():
+        """time.perf_counter for nbk-numpy on which every call takes 0.4 s (two readings 0.4 apart)."""
+        ticks = iter(range(10**6))
+        return mock.patch.object(numpy_reference.time, "perf_counter", lambda: 0.4 * next(ticks))
+
+    def timed(self, repetitions, budget):
+        case = numpy_reference.Case(numpy_reference.Variant("v", "e"), lambda: 0, lambda _: None, 8)
+        with self.slow_clock():
+            first, timed = numpy_reference.time_case(case, repetitions, budget)
+        return first, len(timed)
+
+    def test_stops_repeating_once_spent(self):
+        self.assertEqual(self.timed(5, 1.0), (0.4, 2))  # 1.2 s after three calls
+        self.assertEqual(self.timed(5, 2.0), (0.4, 4))  # 2.0 s after five
+        self.assertEqual(self.timed(5, 0), (0.4, 5))  # no budget: all of them
+        self.assertEqual(self.timed(1, 0.1), (0.4, 1))  # fewer asked for than the minimum: all of them
+
+    @unittest.skipUnless(HAVE_NUMPY, "NumPy is not installed for this interpreter")
+    def test_the_row_says_so(self):
+        for args, calls, said in ((["--repetitions", "5"], 5, "5 of 5  "), ([], 2, "2 of 5, budget"),
+                                  (["--repetitions", "5", "--budget", "1"], 2, "2 of 5, budget")):
+            with self.subTest(args=args), tempfile.TemporaryDirectory() as tmp, self.slow_clock():
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    rc = numpy_reference.main(["--only", "add", "--size", "add=1000", "--probe-size", "4096",
+                                               "--out", tmp, *args])
+                self.assertEqual(rc, 0, err.getvalue())
+                with open(os.path.join(tmp, "add.json"), encoding="utf-8") as f:
+                    rows = json.load(f)["results"]
+                self.assertEqual({(r["repetitions"], r["stopped_early"]) for r in rows}, {(calls, calls < 5)})
+                self.assertEqual(out.getvalue().count(said), len(rows), out.getvalue())
 
 
 class BadInput(unittest.TestCase):
