@@ -15,6 +15,7 @@
 #include "nbk/core/cli.hpp"
 #include "nbk/core/errors.hpp"
 #include "nbk/experiment/driver.hpp"
+#include "nbk/experiment/main.hpp"
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/request.hpp"
 #include "notes_outline.hpp"  // generated from legend.md (lib/CMakeLists.txt)
@@ -226,6 +227,8 @@ std::vector<char*> kokkos_arguments(int argc, char* argv[], std::string& device_
   args.push_back(nullptr);
   return args;
 }
+
+int run_program(Experiment (*statement)(), int argc, char* argv[]) { return run_program(statement(), argc, argv); }
 
 int run_program(const Experiment& e, int argc, char* argv[]) {
   // Under mpiexec every rank runs this; rank 0 alone prints (ranks::Session).
