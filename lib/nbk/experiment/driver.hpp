@@ -92,11 +92,12 @@ SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Set
 
 // ---- the work a request asks for ----
 
-// The rates the estimate assumes for one call (conservative: one host thread does better), and
-// the seconds it allows before a program refuses to start without --no-limit.
+// The rates the estimate assumes for one call (conservative: one host thread does better; the
+// elements' rate only for a call that counts no flops), and the seconds it allows before a
+// program refuses to start without --no-limit.
 inline constexpr double assumed_bytes_per_s = 1e9, assumed_flops_per_s = 1e9, assumed_elements_per_s = 1e8;
 inline constexpr double work_limit_seconds = 3600;
-// "1 GB/s, 1 GFLOP/s or 1e+08 elements/s, whichever is slowest"
+// "1 GB/s or 1 GFLOP/s, whichever is slowest (1e+08 elements/s where no flops are counted)"
 std::string assumed_rates_text();
 
 // Seconds the timed calls (first, `repetitions` more, and the with-transfers ones) of `variants`
