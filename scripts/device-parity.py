@@ -3,7 +3,8 @@
 build beside the same revision's host-only build, run on one host a minute apart (issue 48). Reads FOLDER's
 cuda-<experiment>.json and host-<experiment>.json (and the second round's cuda2- and host2-, where run), prints
 one line per row: program, variant, space, size, each build's best time over its rounds and their ratio (CUDA
-build over host-only: above 1, the CUDA build's CPU row is slower).
+build over host-only: above 1, the CUDA build's CPU row is slower), and for a row slower by more than 10% whether
+it was so in each round (the build's own) or differs by round (one process disturbed).
 Usage: device-parity.py FOLDER"""
 import json
 import os
@@ -46,31 +47,34 @@ def main(argv):
     names = sorted({n.split("-", 1)[1][:-5] for n in os.listdir(folder)
                     if n.endswith(".json") and n.split("-", 1)[0] in BUILDS})
 
-    def best_of_rounds(build, name):
-        """The build's rows over its rounds (build-, build2-), each row its best; None: the first round unreadable."""
+    def rounds(build, name):
+        """The build's rows in each of its rounds (build-, build2-); None: the first round unreadable."""
         first = rows(os.path.join(folder, f"{build}-{name}.json"))
         second = os.path.join(folder, f"{build}2-{name}.json")
         if first is None or not os.path.exists(second):
-            return first
-        for key, best in (rows(second) or {}).items():
-            if best is not None and (first.get(key) is None or best < first[key]):
-                first[key] = best
-        return first
+            return first if first is None else [first]
+        return [first, rows(second) or {}]
 
-    header = ("program", "variant", "space", "size", "cuda build", "host-only", "cuda / host")
+    # A row slower by more than 10% is the CUDA build's own when each of its rounds is slower than
+    # each of the host-only build's; otherwise one round was disturbed (a process, not a build).
+    header = ("program", "variant", "space", "size", "cuda build", "host-only", "cuda / host", "rounds")
     table, ratios, missing = [], [], []
     for name in names:
-        found = {b: best_of_rounds(b, name) for b in BUILDS}
+        found = {b: rounds(b, name) for b in BUILDS}
         for b in BUILDS:
             if found[b] is None:
                 missing.append(f"{name}: no {b}-{name}.json (or not JSON)")
-        keys = sorted(set().union(*(f for f in found.values() if f)), key=lambda k: (k[1] != "serial", k[0], k[2]))
+        keys = sorted(set().union(*(r for f in found.values() if f for r in f)), key=lambda k: (k[1] != "serial", k[0], k[2]))
         for key in keys:
-            cuda, host = ((found[b] or {}).get(key) for b in BUILDS)
+            times = {b: [r[key] for r in found[b] or [] if r.get(key)] for b in BUILDS}
+            cuda, host = (min(times[b]) if times[b] else None for b in BUILDS)
             ratio = cuda / host if cuda and host else None
+            every = ""
+            if ratio is not None and ratio > 1.10 and len(times["cuda"]) > 1 and len(times["host"]) > 1:
+                every = "slower in each" if min(times["cuda"]) > 1.10 * max(times["host"]) else "differs by round"
             if ratio is not None:
-                ratios.append((ratio, f"{name} {key[0]} {key[1]} {key[2]}"))
-            table.append((name, *key, seconds_text(cuda), seconds_text(host), f"{ratio:.2f}x" if ratio else "-"))
+                ratios.append((ratio, f"{name} {key[0]} {key[1]} {key[2]}", every))
+            table.append((name, *key, seconds_text(cuda), seconds_text(host), f"{ratio:.2f}x" if ratio else "-", every))
     widths = [max(len(str(row[i])) for row in [header] + table) for i in range(len(header))]
     print("The CPU rows of the CUDA build and of a host-only build of the same revision, same host (run.sh parity)")
     for row in [header] + table:
@@ -78,10 +82,12 @@ def main(argv):
     for line in missing:
         print(f"missing: {line}")
     if ratios:
-        within = sum(1 for r, _ in ratios if r <= 1.10)
+        within = sum(1 for r, _, _ in ratios if r <= 1.10)
         worst = max(ratios)
+        own = sum(1 for _, _, every in ratios if every == "slower in each")
         print(f"{len(ratios)} rows in both builds: {within} with the CUDA build within 10% of the host-only build "
-              f"(or faster), {len(ratios) - within} slower; the slowest: {worst[1]} at {worst[0]:.2f}x")
+              f"(or faster), {len(ratios) - within} slower ({own} in each round of both builds); the slowest: "
+              f"{worst[1]} at {worst[0]:.2f}x")
     else:
         print("no row ran in both builds")
     return 0 if ratios and not missing else 1
