@@ -78,7 +78,7 @@ def main(argv):
     widths = [max(len(str(row[i])) for row in [header] + table) for i in range(len(header))]
     print("The CPU rows of the CUDA build and of a host-only build of the same revision, same host (run.sh parity)")
     for row in [header] + table:
-        print(" | ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        print(" | ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip(" |"))
     for line in missing:
         print(f"missing: {line}")
     if ratios:
