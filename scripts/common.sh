@@ -70,7 +70,10 @@ nbk_configure() {
     cached=$(sed -nE 's/^Kokkos_ROOT:[A-Z]+=//p' "$dir/CMakeCache.txt")
     [[ $cached == "$root" ]] || fresh=(--fresh)
   fi
-  cmake --preset "$preset" -B "$dir" -DKokkos_ROOT="$root" "${fresh[@]}" >/dev/null
+  # NBK_CCACHE=1 (CI) compiles through ccache, 0 without it; unset: as the folder was (cmake/Ccache.cmake).
+  local ccache=()
+  [[ -z ${NBK_CCACHE:-} ]] || ccache=(-DNBK_CCACHE="$([[ $NBK_CCACHE == 1 ]] && echo ON || echo OFF)")
+  cmake --preset "$preset" -B "$dir" -DKokkos_ROOT="$root" "${ccache[@]}" "${fresh[@]}" >/dev/null
 }
 
 # pack-device.sh's packing, shared with tests/pmix_namespace.sh.
