@@ -76,6 +76,16 @@ nbk_configure() {
   cmake --preset "$preset" -B "$dir" -DKokkos_ROOT="$root" "${ccache[@]}" "${fresh[@]}" >/dev/null
 }
 
+# The targets a preset's build preset names, one a line (none: it builds everything): the mpi
+# preset's tests need nbk_tests and two programs (presets/mpi.json).
+nbk_preset_targets() {
+  python3 -c 'import glob, json, sys
+for path in glob.glob(sys.argv[2] + "/*.json"):
+    for build in json.load(open(path)).get("buildPresets", []):
+        if build["name"] == sys.argv[1] and build.get("targets"):
+            print(*build["targets"], sep="\n")' "$1" "$(dirname "${BASH_SOURCE[0]}")/../presets"
+}
+
 # pack-device.sh's packing, shared with tests/pmix_namespace.sh.
 # Copies into $1 every shared library that the files after it load, except glibc's own, the
 # driver's and those the pack already holds in $stage/lib (the caller's $stage).

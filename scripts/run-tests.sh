@@ -3,7 +3,9 @@
 # (Serial and OpenMP: every test), debug (Serial only, the build without OpenMP: ASan + UBSan +
 # Kokkos bounds checks) and mpi (the ranks-* variants under mpiexec -n 1 and -n 2, Open MPI from
 # Debian) presets. On a machine with a GPU the cuda preset's tests run too. The serial preset
-# runs on request: its tests are the openmp preset's Serial tests (docs/ci.md).
+# runs on request: its tests are the openmp preset's Serial tests (docs/ci.md). A preset builds
+# what its tests need: its build preset's targets where it names some (mpi), else everything.
+# NBK_CCACHE=1: compile through ccache (CI; cmake/Ccache.cmake).
 # NBK_CTEST_ARGS: more ctest arguments for every preset (CI's second Kokkos: -LE once). The Kokkos is the bootstrap's choice (scripts/kokkos-source.sh): with
 # Kokkos_ROOT or NBK_KOKKOS_SOURCE set, each preset builds in build/<preset>-kokkos-<version>.
 # Usage: scripts/run-tests.sh [preset ...]     (default: openmp debug mpi [cuda])
@@ -25,7 +27,9 @@ for preset in "${presets[@]}"; do
   started=$SECONDS
   dir=$(nbk_build_dir "$preset")
   nbk_configure "$preset" "$dir"
-  cmake --build "$dir"
+  # What the preset's tests need (its build preset's targets: the mpi preset builds three), else all.
+  mapfile -t targets < <(nbk_preset_targets "$preset")
+  cmake --build "$dir" ${targets[@]+--target "${targets[@]}"}
   built=$SECONDS
   log_file="$dir/ctest.log"
   set +e
