@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <type_traits>
 #include <vector>
 
 #include "nbk/matmul/kernels.hpp"
@@ -99,25 +100,35 @@ void expect_close_to_reference(const Floats& c, const Floats& a, const Floats& b
     }
 }
 
-template <class Space>
+// Typed on a space and a code: "Matmul/<space>" runs the space's own code's kernels, and
+// "Matmul/<host space>_gpu_code" the GPU code's, so the filter of every run of GPU code
+// (`GpuCode*:*_gpu_code.*`, docs/gpu.md) selects matmul's too.
+template <class SpaceCode>
 class Matmul : public ::testing::Test {};
-TYPED_TEST_SUITE(Matmul, nbk::test::SpaceTypes, nbk::test::SpaceNames);
+TYPED_TEST_SUITE(Matmul, nbk::test::SpaceCodeTypes, nbk::test::SpaceCodeNames);
 
-constexpr Kernel kernels[] = {Kernel::naive, Kernel::tiled, Kernel::tiled_gpu_code, Kernel::register_tiled,
-                              Kernel::register_tiled_gpu_code};
+template <class SpaceCode>
+std::vector<Kernel> kernels_of() {
+  using Space = typename SpaceCode::space;
+  if (std::is_same_v<typename SpaceCode::code, nbk::CodeFor<Space>>)
+    return {Kernel::naive, Kernel::tiled, Kernel::register_tiled};
+  return {Kernel::tiled_gpu_code, Kernel::register_tiled_gpu_code};
+}
 
 TYPED_TEST(Matmul, IdentityTimesAMatrixIsTheMatrix) {
-  for (const Kernel kernel : kernels) {
+  using Space = typename TypeParam::space;
+  for (const Kernel kernel : kernels_of<TypeParam>()) {
     const Floats b = values(3 * 70, 1);
-    EXPECT_EQ(product<TypeParam>(kernel, identity(3), b, 3, 3, 70), b);
+    EXPECT_EQ(product<Space>(kernel, identity(3), b, 3, 3, 70), b);
     const Floats a = values(70 * 3, 2);
-    EXPECT_EQ(product<TypeParam>(kernel, a, identity(3), 70, 3, 3), a);
+    EXPECT_EQ(product<Space>(kernel, a, identity(3), 70, 3, 3), a);
     const Floats square = values(300 * 300, 3);  // several tiles and stages
-    EXPECT_EQ(product<TypeParam>(kernel, identity(300), square, 300, 300, 300), square);
+    EXPECT_EQ(product<Space>(kernel, identity(300), square, 300, 300, 300), square);
   }
 }
 
 TYPED_TEST(Matmul, SmallNonSquareProductsAreExact) {
+  using Space = typename TypeParam::space;
   const Floats a = {1, 2, 3,  //
                     4, 5, 6};
   const Floats b = {1, 0, -1, 2,  //
@@ -125,16 +136,17 @@ TYPED_TEST(Matmul, SmallNonSquareProductsAreExact) {
                     3, -2, 1, 0};
   const Floats c = {10, -4, 6,  0,  //
                     22, -7, 12, 3};
-  for (const Kernel kernel : kernels) {
-    EXPECT_EQ(product<TypeParam>(kernel, a, b, 2, 3, 4), c);
-    EXPECT_EQ(product<TypeParam>(kernel, {3}, {4}, 1, 1, 1), Floats{12});
-    EXPECT_EQ(product<TypeParam>(kernel, {1, 2, 3}, {4, 5, 6}, 1, 3, 1), Floats{32});  // a row times a column
-    EXPECT_EQ(product<TypeParam>(kernel, {1, 2}, {3, 4}, 2, 1, 2), (Floats{3, 4, 6, 8}));  // a column times a row
+  for (const Kernel kernel : kernels_of<TypeParam>()) {
+    EXPECT_EQ(product<Space>(kernel, a, b, 2, 3, 4), c);
+    EXPECT_EQ(product<Space>(kernel, {3}, {4}, 1, 1, 1), Floats{12});
+    EXPECT_EQ(product<Space>(kernel, {1, 2, 3}, {4, 5, 6}, 1, 3, 1), Floats{32});  // a row times a column
+    EXPECT_EQ(product<Space>(kernel, {1, 2}, {3, 4}, 2, 1, 2), (Floats{3, 4, 6, 8}));  // a column times a row
   }
   EXPECT_EQ(host_product(a, b, 2, 3, 4), c);
 }
 
 TYPED_TEST(Matmul, SizesThatAreNotAMultipleOfTheTile) {
+  using Space = typename TypeParam::space;
   struct Shape {
     Index m, n, p;
   };
@@ -142,10 +154,10 @@ TYPED_TEST(Matmul, SizesThatAreNotAMultipleOfTheTile) {
   // columns, the last of three stages 3 deep and the last tile's last panel 3 columns wide.
   for (const Shape s : {Shape{17, 33, 5}, Shape{65, 257, 66}, Shape{1, 513, 1}, Shape{129, 1, 3}, Shape{131, 515, 259}}) {
     const Floats a = values(s.m * s.n, 5), b = values(s.n * s.p, 7);
-    for (const Kernel kernel : kernels) {
+    for (const Kernel kernel : kernels_of<TypeParam>()) {
       SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.p) +
                    " " + name_of(kernel));
-      expect_close_to_reference(product<TypeParam>(kernel, a, b, s.m, s.n, s.p), a, b, s.m, s.n, s.p);
+      expect_close_to_reference(product<Space>(kernel, a, b, s.m, s.n, s.p), a, b, s.m, s.n, s.p);
     }
     expect_close_to_reference(host_product(a, b, s.m, s.n, s.p), a, b, s.m, s.n, s.p);
   }
@@ -155,7 +167,8 @@ TYPED_TEST(Matmul, SizesThatAreNotAMultipleOfTheTile) {
 // allocation of C is as it was (a kernel that wrote a tile, a row or an element of an empty C
 // would change it). An empty sum (n = 0) writes zeros.
 TYPED_TEST(Matmul, EmptyMatrices) {
-  using Memory = typename TypeParam::memory_space;
+  using Space = typename TypeParam::space;
+  using Memory = typename Space::memory_space;
   using Unmanaged = Kokkos::View<float**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
   constexpr std::size_t size = 256, at = 128;
   Kokkos::View<float*, Memory> a_memory("a", size), b_memory("b", size), c_memory("c", size);
@@ -164,29 +177,30 @@ TYPED_TEST(Matmul, EmptyMatrices) {
   struct Shape {
     Index m, n, p;
   };
-  for (const Kernel kernel : kernels)
+  for (const Kernel kernel : kernels_of<TypeParam>())
     for (const Shape s : {Shape{0, 4, 5}, Shape{5, 4, 0}, Shape{0, 0, 0}, Shape{0, 40, 3}}) {
       Kokkos::deep_copy(c_memory, -1.0f);
       const Unmanaged a(a_memory.data() + at, s.m, s.n), b(b_memory.data() + at, s.n, s.p),
           c(c_memory.data() + at, s.m, s.p);
-      multiply<TypeParam>(kernel, a, b, c);
+      multiply<Space>(kernel, a, b, c);
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_memory);
       std::size_t written = 0;
       for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
       EXPECT_EQ(written, 0u) << s.m << "x" << s.n << "x" << s.p << " " << name_of(kernel);
     }
-  for (const Kernel kernel : kernels)
-    EXPECT_EQ(product<TypeParam>(kernel, {}, {}, 4, 0, 3), Floats(12, 0.0f));  // empty sums: zeros
+  for (const Kernel kernel : kernels_of<TypeParam>())
+    EXPECT_EQ(product<Space>(kernel, {}, {}, 4, 0, 3), Floats(12, 0.0f));  // empty sums: zeros
   EXPECT_EQ(host_product({}, {}, 4, 0, 3), Floats(12, 0.0f));
 }
 
 TYPED_TEST(Matmul, MismatchedExtentsAreRefused) {
-  using Matrix = nbk::matmul::Matrix<typename TypeParam::memory_space>;
+  using Space = typename TypeParam::space;
+  using Matrix = nbk::matmul::Matrix<typename Space::memory_space>;
   const Matrix a("a", 2, 3), b("b", 4, 2), c("c", 2, 2);
-  EXPECT_THROW(nbk::matmul::naive(TypeParam(), a, b, c), std::invalid_argument);
-  EXPECT_THROW(nbk::matmul::tiled(TypeParam(), a, b, c), std::invalid_argument);
-  EXPECT_THROW(nbk::matmul::tiled(TypeParam(), a, b, c, nbk::GpuCode()), std::invalid_argument);
-  EXPECT_THROW(nbk::matmul::register_tiled(TypeParam(), a, b, c, nbk::GpuCode()), std::invalid_argument);
+  EXPECT_THROW(nbk::matmul::naive(Space(), a, b, c), std::invalid_argument);
+  EXPECT_THROW(nbk::matmul::tiled(Space(), a, b, c), std::invalid_argument);
+  EXPECT_THROW(nbk::matmul::tiled(Space(), a, b, c, nbk::GpuCode()), std::invalid_argument);
+  EXPECT_THROW(nbk::matmul::register_tiled(Space(), a, b, c, nbk::GpuCode()), std::invalid_argument);
 }
 
 
@@ -194,7 +208,8 @@ TYPED_TEST(Matmul, MismatchedExtentsAreRefused) {
 // (register_tiled reads and writes them 16 bytes at a time where a quad is whole), with widths
 // that are not a multiple of 4: a row's last quad element by element.
 TYPED_TEST(Matmul, SlicesOfWiderMatrices) {
-  using Matrix = nbk::matmul::Matrix<typename TypeParam::memory_space>;
+  using Space = typename TypeParam::space;
+  using Matrix = nbk::matmul::Matrix<typename Space::memory_space>;
   const Index m = 131, n = 263, p = 133, wide = 272;
   const Floats a = values(m * n, 11), b = values(n * p, 13);
   const Matrix da("a", m, wide), db("b", n, wide), dc("c", m, wide);
@@ -208,10 +223,10 @@ TYPED_TEST(Matmul, SlicesOfWiderMatrices) {
   const auto sa = Kokkos::subview(da, Kokkos::ALL, std::make_pair(Index(0), n));
   const auto sb = Kokkos::subview(db, Kokkos::ALL, std::make_pair(Index(0), p));
   const auto sc = Kokkos::subview(dc, Kokkos::ALL, std::make_pair(Index(0), p));
-  for (const Kernel kernel : kernels) {
+  for (const Kernel kernel : kernels_of<TypeParam>()) {
     SCOPED_TRACE(name_of(kernel));
     Kokkos::deep_copy(dc, std::numeric_limits<float>::quiet_NaN());
-    multiply<TypeParam>(kernel, sa, sb, sc);
+    multiply<Space>(kernel, sa, sb, sc);
     const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dc);
     Floats c(static_cast<std::size_t>(m * p));
     std::size_t outside = 0;  // C's allocation right of the slice: never written
