@@ -36,24 +36,6 @@ template <class SpaceCode>
 class ElementwiseGpuCode : public ::testing::Test {};
 TYPED_TEST_SUITE(ElementwiseGpuCode, nbk::test::HostGpuCodeTypes, nbk::test::SpaceCodeNames);
 
-// `kernel(space, in, out)` on Views of no elements, each in the middle of a larger allocation (the
-// input's of ones, the output's of -1): how many elements of the output's allocation it changed.
-// A map of nothing writes nothing, not an element, a tail or a tile.
-template <class Space, class Kernel>
-std::size_t writes_of_empty_map(Kernel kernel) {
-  using Memory = typename Space::memory_space;
-  constexpr std::size_t size = 64, at = 32;
-  Kokkos::View<float*, Memory> in("in", size), out("out", size);
-  Kokkos::deep_copy(in, 1.0f);
-  Kokkos::deep_copy(out, -1.0f);
-  const Kokkos::View<float*, Memory, Kokkos::MemoryUnmanaged> empty_in(in.data() + at, 0), empty_out(out.data() + at, 0);
-  kernel(Space(), empty_in, empty_out);
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  std::size_t written = 0;
-  for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
-  return written;
-}
-
 template <class Space>
 std::vector<float> gaussian_on(const std::vector<float>& x, float mean, float sigma) {
   return nbk::test::run_map<Space>(
@@ -82,7 +64,7 @@ TYPED_TEST(Elementwise, GaussianOverAnOddSizeAndEmpty) {
     const double exact = std::exp(-0.5 * double(x[i]) * double(x[i])) / std::sqrt(2 * pi);
     ASSERT_NEAR(p[i], exact, 32 * u32 * exact) << "x = " << x[i];
   }
-  EXPECT_EQ(writes_of_empty_map<TypeParam>([](const auto& space, const auto& in, const auto& out) {
+  EXPECT_EQ(nbk::test::writes_of_empty_map<TypeParam>([](const auto& space, const auto& in, const auto& out) {
               nbk::gaussian::pdf_map(space, in, 0.0f, 1.0f, out);
             }),
             0u);
@@ -166,7 +148,7 @@ TYPED_TEST(Elementwise, PolarDistanceOverAnOddSize) {
     const double dy = r1[i] * std::sin(double(t1[i])) - r2[i] * std::sin(double(t2[i]));
     ASSERT_NEAR(d[i], std::hypot(dx, dy), 16 * u32 * (double(r1[i]) + r2[i])) << "element " << i;
   }
-  EXPECT_EQ(writes_of_empty_map<TypeParam>([](const auto& space, const auto& in, const auto& out) {
+  EXPECT_EQ(nbk::test::writes_of_empty_map<TypeParam>([](const auto& space, const auto& in, const auto& out) {
               nbk::polar::distance_map(space, in, in, in, in, out);
             }),
             0u);
@@ -195,7 +177,7 @@ TYPED_TEST(Elementwise, GridStrideAddCoversEveryElementOnce) {
       if (nbk::is_device_space_v<TypeParam>) EXPECT_EQ(ran.threads, grid.threads);
       for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 3.0f * static_cast<float>(i)) << "element " << i;
     }
-    EXPECT_EQ(writes_of_empty_map<TypeParam>([grid](const auto& space, const auto& in, const auto& out) {
+    EXPECT_EQ(nbk::test::writes_of_empty_map<TypeParam>([grid](const auto& space, const auto& in, const auto& out) {
                 nbk::add::grid_stride_add(space, in, in, out, grid);
               }),
               0u)
@@ -228,7 +210,7 @@ void range_add_of_floats_at_odd_sizes(Code code) {
     ASSERT_EQ(out.size(), n);
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(3 * i + 1)) << i << ", " << nbk::test::code_name(code);
   }
-  EXPECT_EQ(writes_of_empty_map<Space>([code](const auto& space, const auto& in, const auto& out) {
+  EXPECT_EQ(nbk::test::writes_of_empty_map<Space>([code](const auto& space, const auto& in, const auto& out) {
               nbk::add::range_add(space, in, in, out, code);
             }),
             0u)

@@ -468,21 +468,6 @@ double in_u(T got, long double exact) {
   return exact == 0 ? (got == 0 ? 0.0 : 1e300) : static_cast<double>(std::fabs((got - exact) / exact) / u);
 }
 
-// How many of a map's outputs it wrote when given no elements, in the middle of an allocation.
-template <class Space, class Kernel>
-std::size_t writes_of_empty_map(Kernel kernel) {
-  using Memory = typename Space::memory_space;
-  constexpr std::size_t size = 64, at = 32;
-  Kokkos::View<float*, Memory> in("in", size), out("out", size);
-  Kokkos::deep_copy(in, 1.0f);
-  Kokkos::deep_copy(out, -1.0f);
-  const Kokkos::View<float*, Memory, Kokkos::MemoryUnmanaged> empty_in(in.data() + at, 0), empty_out(out.data() + at, 0);
-  kernel(Space(), empty_in, empty_out);
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  std::size_t written = 0;
-  for (std::size_t e = 0; e < size; ++e) written += host(e) != -1.0f;
-  return written;
-}
 
 // The element maps' GPU code (an element a thread, nbk::math's functions; host code maps blocks with
 // the host's vector math): every element against a long double reference within the bounds the
@@ -564,15 +549,15 @@ TYPED_TEST(GpuCode, ElementMapsEveryElementWithinTheirBounds) {
       }
     }
   }
-  EXPECT_EQ(writes_of_empty_map<Space>([](const auto& space, const auto& in, const auto& out) {
+  EXPECT_EQ(nbk::test::writes_of_empty_map<Space>([](const auto& space, const auto& in, const auto& out) {
               nbk::gaussian::pdf_map(space, in, 0.0f, 1.0f, out, nbk::GpuCode());
             }),
             0u);
-  EXPECT_EQ(writes_of_empty_map<Space>([](const auto& space, const auto& in, const auto& out) {
+  EXPECT_EQ(nbk::test::writes_of_empty_map<Space>([](const auto& space, const auto& in, const auto& out) {
               nbk::polar::distance_map(space, in, in, in, in, out, nbk::GpuCode());
             }),
             0u);
-  EXPECT_EQ(writes_of_empty_map<Space>([](const auto& space, const auto& in, const auto& out) {
+  EXPECT_EQ(nbk::test::writes_of_empty_map<Space>([](const auto& space, const auto& in, const auto& out) {
               nbk::sin_exp::sin_exp(space, in, in, out, nbk::GpuCode());
             }),
             0u);
