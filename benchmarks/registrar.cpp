@@ -72,7 +72,7 @@ void bm_variant(benchmark::State& state, const Experiment& e, const Variant& v, 
     instance->run();
     if (transfers) instance->download();
   };
-  const Fences fences = v.device ? Fences::every_space : Fences::host_spaces;
+  const Fences fences = exp::fences_of(v);
   time_fenced("bench first call", call, fences);  // kept out of the steady-state figure
   instance->record();
   for (auto _ : state) {

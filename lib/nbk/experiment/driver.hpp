@@ -48,6 +48,12 @@ inline constexpr int min_budget_repetitions = 2;
 // Why `variant` cannot run at `size` here (memory), or "" when it can.
 std::string shortfall(const Variant& variant, const Size& size);
 
+// The fences a variant's timed calls wait for: every space for a device's, the host spaces for a
+// CPU's, as in a build without a device (nbk/core/timer.hpp).
+inline Fences fences_of(const Variant& variant) {
+  return variant.device ? Fences::every_space : Fences::host_spaces;
+}
+
 // Makes the case and times it (see above). A variant that cannot fit is returned skipped.
 // With budget_s > 0, each timing stops repeating once its calls have taken budget_s, after at
 // least min_budget_repetitions (or `repetitions`, if fewer) timed calls.

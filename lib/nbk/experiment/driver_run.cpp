@@ -36,8 +36,7 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
   result.planned_repetitions = repetitions;
   result.budget_s = budget_s;
   const Budget budget{budget_s, min_budget_repetitions};
-  // A row on a host space waits for the host spaces only, as in a build without a device.
-  const Fences fences = variant.device ? Fences::every_space : Fences::host_spaces;
+  const Fences fences = fences_of(variant);
   result.steady = time_repeated(label, repetitions, [&] { instance->run(); }, record, clock, budget, fences);
   if (variant.timed_with_transfers)
     result.with_transfers = time_repeated(
