@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "nbk/core/lambda.hpp"
-#include "nbk/experiment/arrays_spec.hpp"
+#include "nbk/experiment/arrays.hpp"
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/elementwise.hpp"
 #include "nbk/experiment/registry.hpp"
-#include "nbk/experiment/scalar_spec.hpp"
+#include "nbk/experiment/reduction.hpp"
 
 // docs/design.md's examples, one a shape, compiled from the page itself (tests/CMakeLists.txt
 // extracts them in the page's order).

@@ -10,7 +10,7 @@
 #include "nbk/core/errors.hpp"
 #include "nbk/core/memory.hpp"
 #include "nbk/experiment/arrays_case.hpp"
-#include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/elementwise.hpp"
 
 namespace {
 

@@ -5,13 +5,13 @@
 // same float32 add as its grid-stride kernel on 30 blocks of 128 threads; and 2^24 elements,
 // the size of the CUDA C guide's VecAdd (ours).
 #include "nbk/add/kernels.hpp"
-#include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/elementwise.hpp"
 
 namespace nbk::add {
 
 struct Add : exp::MapSpec<Add, 1, 2, std::int64_t, float> {
   static constexpr const char *label = "nbk::add", *in_words = "x and y", *out_words = "out";
-  struct Param {  // the grid-stride kernel's grid as asked (blocks_per_grid, threads_per_block), and as run
+  struct Told {  // the grid-stride kernel's grid as asked (blocks_per_grid, threads_per_block), and as run
     add::GridShape asked, ran;
   };
   // x = np.arange(n), y = 2 x (in float32: np.arange(n).astype(np.float32))
@@ -22,11 +22,11 @@ struct Add : exp::MapSpec<Add, 1, 2, std::int64_t, float> {
   template <class T>  // exact: the host adds the same two numbers of the same type, and a sum rounds one way
   static T reference(T x, T y) { return static_cast<T>(x + y); }
   template <class Space, class In, class Out>
-  static void kernel(const Space& exec, const In& in, const Out& out, Param& grid) {
+  static void kernel(const Space& exec, const In& in, const Out& out, Told& grid) {
     if (grid.asked.blocks > 0) grid.ran = add::grid_stride_add(exec, in[0], in[1], out, grid.asked);
     else add::range_add(exec, in[0], in[1], out);
   }
-  static void annotate(exp::Verdict& v, const Param& grid) {
+  static void annotate(exp::Verdict& v, const Told& grid) {
     if (grid.ran.blocks == 0) return;
     v.cells = {{"launch", fmt::format("{} x {}", grid.ran.blocks, grid.ran.threads)}};
     v.details["launch"] = {grid.ran.blocks, grid.ran.threads};
@@ -41,14 +41,15 @@ struct Add : exp::MapSpec<Add, 1, 2, std::int64_t, float> {
 
 exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Add>(notes);
-  e.sizes = {exp::Size{4}, exp::Size{16}, exp::Size{100000}, exp::Size{std::int64_t{1} << 24}};
+  e.sizes = {{4}, {16}, {100000}, {std::int64_t{1} << 24}};
   e.test_sizes = {{0}, {1}, {4}, {127}, {3841}, {100000}};
-  e.bench_sizes = {exp::Size{16}, exp::Size{100000}, exp::Size{std::int64_t{1} << 24}};
+  e.bench_sizes = {{16}, {100000}, {std::int64_t{1} << 24}};
   const auto i64 = exp::add_host_loop<Add, std::int64_t>(e, "host-i64", "one host thread, host memory");
   const auto f32 = exp::add_host_loop<Add, float>(e, "host-f32", "one host thread, host memory");
-  const auto fresh = exp::Output::fresh_every_call;
-  exp::on_every_space<Add>(e, {{"i64", i64}, {"i64-new", i64, {}, fresh}, {"f32", f32}, {"f32-new", f32, {}, fresh},
-                               {"f32-grid-stride", f32, {{30, 128}, {}}}});
+  using Row = Add::Row;
+  exp::on_every_space(e, {Row{"i64"}.against(i64), Row{"i64-new"}.against(i64).fresh_output(), Row{"f32"}.against(f32),
+                          Row{"f32-new"}.against(f32).fresh_output(),
+                          Row{"f32-grid-stride"}.against(f32).telling(Add::Told{add::GridShape{30, 128}})});
   return e;
 }
 

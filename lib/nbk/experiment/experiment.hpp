@@ -247,27 +247,6 @@ Verdict relative_error_verdict(std::int64_t n, Got got, Reference reference, dou
   return v;
 }
 
-// The three shapes of a workload's spec (map_spec.hpp, scalar_spec.hpp, arrays_spec.hpp): each
-// shape's on_every_space takes its own specs only, so that one file may state several shapes.
-struct MapShape {};
-struct ScalarShape {};
-struct ArraysShape {};
-template <class Spec, class Shape>
-using IfShape = std::enable_if_t<std::is_same_v<typename Spec::SpecShape, Shape>, int>;
-// What a row tells (Spec::Told), or nothing for a spec that has no Told: a row type names it, and
-// a compiler may weigh a braced table against every shape's row type before IfShape rejects the
-// others (nvcc does), so a row type must be one that any spec can instantiate.
-template <class Spec, class = void>
-struct ToldOf {
-  struct type {};
-};
-template <class Spec>
-struct ToldOf<Spec, std::void_t<typename Spec::Told>> {
-  using type = typename Spec::Told;
-};
-template <class Spec>
-using ToldBy = typename ToldOf<Spec>::type;
-
 // The verdict of an exact check: "ok", or how many elements were wrong.
 inline Verdict mismatch_verdict(std::int64_t wrong) {
   Verdict v;

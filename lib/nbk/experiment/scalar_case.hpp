@@ -1,13 +1,13 @@
 #pragma once
 // The Case of the scalar reductions (the sum, the product, pi, the counter): each call reduces
-// data held by the case to one value, and a judge looks at every call's value.
+// data held by the case to one value, and a check looks at every call's value.
 //   Data: what the variant's calls work on, made once with the case (arrays in the space's
 //     memory, a random pool, a counter); with upload() where the with-transfers timing copies
 //     the input in again.
 //   Call: the timed call, a function of the Data. Either it returns the value (a parallel_reduce
 //     into a host value is complete when it returns), or it returns nothing and leaves the value
 //     in the space's memory, where Data::read() fetches it after the call, outside the clock.
-//   Judge: record(value) after every call, verdict() after all of them.
+//   Check: the verdict on every call's value, after all of them: check(data, values).
 // A variant is its call, chosen when the case is made: nothing switches over the variants on
 // every call.
 #include <Kokkos_Core.hpp>
@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
@@ -28,16 +29,27 @@ template <class Data, class = void>
 struct has_upload : std::false_type {};
 template <class Data>
 struct has_upload<Data, std::void_t<decltype(std::declval<Data&>().upload())>> : std::true_type {};
+
+// What a call gives: the value it returns, or the one Data::read() fetches where it returns none.
+template <class Data, class Returned, class = void>
+struct ValueOf {
+  using type = Returned;
+};
+template <class Data>
+struct ValueOf<Data, void, std::void_t<decltype(std::declval<Data&>().read())>> {
+  using type = std::decay_t<decltype(std::declval<Data&>().read())>;
+};
 }  // namespace scalar_detail
 
-template <class Data, class Call, class Judge>
+template <class Data, class Call, class Check>
 class ScalarCase final : public Case {
   using Returned = std::invoke_result_t<Call&, Data&>;
   static constexpr bool left_in_space = std::is_void_v<Returned>;
+  using Value = typename scalar_detail::ValueOf<Data, Returned>::type;
 
  public:
-  ScalarCase(std::unique_ptr<Data> data, Call call, Judge judge)
-      : data_(std::move(data)), call_(std::move(call)), judge_(std::move(judge)) {}
+  ScalarCase(std::unique_ptr<Data> data, Call call, Check check)
+      : data_(std::move(data)), call_(std::move(call)), check_(std::move(check)) {}
   void upload() override {
     if constexpr (scalar_detail::has_upload<Data>::value) data_->upload();
   }
@@ -49,22 +61,23 @@ class ScalarCase final : public Case {
   }
   void record() override {
     if constexpr (left_in_space)
-      judge_.record(data_->read());
+      values_.push_back(data_->read());
     else
-      judge_.record(value_);
+      values_.push_back(value_);
   }
-  Verdict verdict() override { return judge_.verdict(); }
+  Verdict verdict() override { return check_(static_cast<const Data&>(*data_), values_); }
 
  private:
   std::unique_ptr<Data> data_;
   Call call_;
-  Judge judge_;
+  Check check_;
   std::conditional_t<left_in_space, char, Returned> value_{};
+  std::vector<Value> values_;  // every call's, for the check
 };
 
-template <class Data, class Call, class Judge>
-std::unique_ptr<Case> scalar_case(std::unique_ptr<Data> data, Call call, Judge judge) {
-  return std::make_unique<ScalarCase<Data, Call, Judge>>(std::move(data), std::move(call), std::move(judge));
+template <class Data, class Call, class Check>
+std::unique_ptr<Case> scalar_case(std::unique_ptr<Data> data, Call call, Check check) {
+  return std::make_unique<ScalarCase<Data, Call, Check>>(std::move(data), std::move(call), std::move(check));
 }
 
 // A host array copied into Space's memory: the input of a reduction, uploaded with the case.

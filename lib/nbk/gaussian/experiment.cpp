@@ -3,7 +3,7 @@
 // device resident and with transfers, checked against the density in double.
 #include <cmath>
 
-#include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/elementwise.hpp"
 #include "nbk/gaussian/kernels.hpp"
 
 namespace nbk::gaussian {
@@ -25,7 +25,7 @@ struct Gaussian : exp::MapSpec<Gaussian, 1, 1, float> {
     return std::exp(-0.5 * z * z) / (sigma * std::sqrt(2 * 3.14159265358979323846));
   }
   template <class Space, class In, class Out>
-  static void kernel(const Space& exec, const In& in, const Out& p, Param) { gaussian::pdf_map(exec, in[0], mean, sigma, p); }
+  static void kernel(const Space& exec, const In& in, const Out& p, Told) { gaussian::pdf_map(exec, in[0], mean, sigma, p); }
   template <class In, class Out>
   static void host_loop(const In& in, const Out& p) { gaussian::host_loop(in[0].data(), mean, sigma, p.data(), p.extent(0)); }
   static std::string describe(const Problem& p) {
@@ -41,10 +41,10 @@ struct Gaussian : exp::MapSpec<Gaussian, 1, 1, float> {
 exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Gaussian>(notes);
   e.rate_in_elements = e.seeded = true;
-  e.sizes = {exp::Size{1000000}};
+  e.sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {1000}, {1025}};
   const auto host = exp::add_host_loop<Gaussian>(e, "host", "one host thread, std::exp, host memory");
-  exp::on_every_space<Gaussian>(e, {{"pdf", host}});
+  exp::on_every_space(e, {Gaussian::Row{"pdf"}.against(host)});
   return e;
 }
 

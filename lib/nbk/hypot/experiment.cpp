@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/elementwise.hpp"
 #include "nbk/hypot/kernels.hpp"
 
 namespace nbk::hypot {
@@ -24,7 +24,7 @@ struct Hypot : exp::MapSpec<Hypot, 1, 2, float> {
   }
   static double reference(float x, float y) { return std::hypot(double(x), double(y)); }  // in double
   template <class Space, class In, class Out>
-  static void kernel(const Space& exec, const In& in, const Out& h, Param) { hypot::scaled_map(exec, in[0], in[1], h); }
+  static void kernel(const Space& exec, const In& in, const Out& h, Told) { hypot::scaled_map(exec, in[0], in[1], h); }
   static float host_element(float x, float y) { return std::hypot(x, y); }
   // How many pairs sqrt(x*x + y*y) in float32 gives `value` for (inf, 0).
   static std::int64_t naive_giving(const Problem& p, float value) {
@@ -47,10 +47,10 @@ struct Hypot : exp::MapSpec<Hypot, 1, 2, float> {
 exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Hypot>(notes);
   e.rate_in_elements = e.seeded = true;
-  e.sizes = {exp::Size{1000000}};
+  e.sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {1000}, {1025}};
   const auto host = exp::add_host_loop<Hypot>(e, "std-hypot", "one host thread, std::hypot(float, float), host memory");
-  exp::on_every_space<Hypot>(e, {{"scaled", host}});
+  exp::on_every_space(e, {Hypot::Row{"scaled"}.against(host)});
   return e;
 }
 

@@ -4,7 +4,7 @@
 // resident and with transfers, checked against the distance in double.
 #include <cmath>
 
-#include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/elementwise.hpp"
 #include "nbk/polar/kernels.hpp"
 
 namespace nbk::polar {
@@ -28,7 +28,7 @@ struct Polar : exp::MapSpec<Polar, 1, 4, float> {
   static double scale(float rho1, float, float rho2, float) { return double(rho1) + double(rho2); }
   static constexpr const char *scale_words = "rho1 + rho2", *scale_key = "rho_sum";
   template <class Space, class In, class Out>
-  static void kernel(const Space& exec, const In& in, const Out& d, Param) { polar::distance_map(exec, in[0], in[1], in[2], in[3], d); }
+  static void kernel(const Space& exec, const In& in, const Out& d, Told) { polar::distance_map(exec, in[0], in[1], in[2], in[3], d); }
   static float host_element(float rho1, float theta1, float rho2, float theta2) {
     return polar::distance(rho1, theta1, rho2, theta2);
   }
@@ -44,10 +44,10 @@ struct Polar : exp::MapSpec<Polar, 1, 4, float> {
 exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Polar>(notes);
   e.rate_in_elements = e.seeded = true;
-  e.sizes = {exp::Size{1000000}};
+  e.sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {1000}, {1025}};
   const auto host = exp::add_host_loop<Polar>(e, "host", "one host thread, the same device function (std::cos, std::sin), host memory");
-  exp::on_every_space<Polar>(e, {{"distance", host}});
+  exp::on_every_space(e, {Polar::Row{"distance"}.against(host)});
   return e;
 }
 

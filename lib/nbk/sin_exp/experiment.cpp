@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "nbk/core/memory.hpp"
-#include "nbk/experiment/map_spec.hpp"
+#include "nbk/experiment/elementwise.hpp"
 #include "nbk/sin_exp/kernels.hpp"
 
 namespace nbk::sin_exp {
@@ -31,7 +31,7 @@ struct SinExp : exp::MapSpec<SinExp, 1, 2, float, double> {
   template <class T>  // in long double
   static double reference(T x, T y) { return static_cast<double>(std::sin((long double)x) * std::exp((long double)y)); }
   template <class Space, class In, class Out>
-  static void kernel(const Space& exec, const In& in, const Out& z, Param) { sin_exp::sin_exp(exec, in[0], in[1], z); }
+  static void kernel(const Space& exec, const In& in, const Out& z, Told) { sin_exp::sin_exp(exec, in[0], in[1], z); }
   template <class In, class Out>
   static void host_loop(const In& in, const Out& z) { sin_exp::host_loop(in[0].data(), in[1].data(), z.data(), z.extent(0)); }
   static std::string describe(const Problem& p) {
@@ -44,12 +44,12 @@ struct SinExp : exp::MapSpec<SinExp, 1, 2, float, double> {
 exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<SinExp>(notes);
   e.rate_in_elements = true;
-  e.sizes = e.bench_sizes = {exp::Size{1000000}};
+  e.sizes = e.bench_sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {3}, {1000}, {1025}};
   const auto moves = "one host thread, std::sin and std::exp, host memory";
   const auto host32 = exp::add_host_loop<SinExp, float>(e, "host-f32", moves);
   const auto host64 = exp::add_host_loop<SinExp, double>(e, "host-f64", moves);
-  const auto f = exp::on_every_space<SinExp>(e, {{"f32", host32}, {"f64", host64}});
+  const auto f = exp::on_every_space(e, {SinExp::Row{"f32"}.against(host32), SinExp::Row{"f64"}.against(host64)});
   e.sweeps = {{exp::powers_of_two(10, 24), f[0], f[0]}, {exp::powers_of_two(10, 24), f[1], f[1]}};
   return e;
 }

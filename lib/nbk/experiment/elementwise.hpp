@@ -7,7 +7,8 @@
 //                            element); by default every input U[0,1) from the seed
 //   reference(x...)          the exact result of one element, from that element's inputs
 //   tolerance_in_u           0: exact; else |out - reference| <= tolerance_in_u u |reference| + floor<T>()
-//   kernel(exec, in, out, param)  one call on a space (a template on it; param: the variant's tiles, launch...)
+//   kernel(exec, in, out, told)  one call on a space (a template on it; told: the row's Told, its tiles,
+//                            launch...)
 //   host_loop(in, out)       the documents' baseline on one host thread, or host_element(x...): the
 //                            result of one element, which the default host_loop calls in index order
 //   describe(p), facts(p)    the line above the table and the Problem's JSON (by default its
@@ -15,10 +16,11 @@
 // and optionally scale(x...) with scale_words and scale_key, where the error is measured in unit
 // roundoffs of that scale instead of the reference (polar: the distance of two close points is far
 // smaller than the rounding of their coordinates); check(p, out) for any other verdict; and
-// annotate(verdict, param) to add what a call recorded in its param (add's launch shape).
+// annotate(verdict, told) to add what a call recorded in its Told (add's launch shape).
 // From it derive the Problem (MapProblem), its bytes, each precision's traffic and footprints, the
-// host-loop variant (add_host_loop) and its variants on every space (on_every_space, or map_on
-// for one space). map_experiment(notes) is the experiment before its sizes and variants.
+// host-loop variant (add_host_loop, the baseline of the rows in its precision) and the table's rows
+// on every space (row.hpp's on_every_space; a map's row needs no call: it is the Spec's kernel, in
+// the precision of its baseline). map_experiment(notes) is the experiment before its sizes and rows.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -40,36 +42,24 @@
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/arrays_case.hpp"
 #include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/row.hpp"
 #include "nbk/experiment/where.hpp"
 
 namespace nbk::exp {
-
-struct NoParam {};
-// A map's Param, or NoParam for a spec of another shape (experiment.hpp's ToldBy says why).
-template <class Spec, class = void>
-struct ParamOfSpec {
-  using type = NoParam;
-};
-template <class Spec>
-struct ParamOfSpec<Spec, std::void_t<typename Spec::Param>> {
-  using type = typename Spec::Param;
-};
-template <class Spec>
-using ParamOf = typename ParamOfSpec<Spec>::type;
 
 template <class Spec>
 struct MapProblem;
 
 template <class Spec, int Rank, std::size_t Inputs, class... Precisions>
 struct MapSpec {
-  using SpecShape = MapShape;
   using Problem = MapProblem<Spec>;
+  using Row = exp::Row<Spec>;
   static_assert(Rank >= 1 && Rank <= 3 && Inputs >= 1 && sizeof...(Precisions) >= 1);
   static constexpr int rank = Rank;
   static constexpr std::size_t inputs = Inputs;
   using Types = std::tuple<Precisions...>;
   using First = std::tuple_element_t<0, Types>;
-  using Param = NoParam;
+  struct Told {};  // what a row tells its kernel: none
   static constexpr double tolerance_in_u = 0;  // exact
   static constexpr int uniforms = 0;           // none drawn
   // Floating-point operations per element where they bound the kernel (flop_count.hpp); 0: none shown.
@@ -94,6 +84,14 @@ struct MapSpec {
   template <class P>
   static nlohmann::json facts(const P& p) {
     return {{"shape", p.size.extents}, {"seed", p.seed}};
+  }
+  // How a row becomes a Variant (row.hpp's on_every_space), defined below.
+  static Variant host_variant(const Row& row);
+  template <class Space>
+  static Variant variant_on(const Row& row);
+  template <class Space>
+  static bool made_on(const Row& row) {
+    return runs_on<Space>(row.where, false);
   }
 
  private:
@@ -308,11 +306,11 @@ Variant host_loop_variant(std::string name, std::string moves) {
   return v;
 }
 
-// The map in precision T on Space with `param` (tiles, launch shape): inputs copied in, the
+// The map in precision T on Space told `told` (tiles, launch shape): inputs copied in, the
 // output read back and checked; on a device also timed with the copies in every call. Its
 // speed-up is taken against `against` where given.
 template <class Spec, class Space, class T = typename Spec::First>
-Variant map_on(std::string name, const VariantRef* against = nullptr, typename Spec::Param param = {},
+Variant map_on(std::string name, const VariantRef* against = nullptr, typename Spec::Told told = {},
                Output output = Output::reused) {
   using Host = HostArray<T, Spec::rank>;
   using MapCase = ArraysCase<Space, Host, Spec::inputs, InSpace<Space, Host>>;
@@ -321,8 +319,8 @@ Variant map_on(std::string name, const VariantRef* against = nullptr, typename S
   v.footprint = arrays_of<Space, T>(Spec::inputs + 1, 1);  // inputs, output and the output's host mirror
   v.traffic = map_traffic_of<Spec, T>;
   if (against) v.speedup_against = *against;
-  v.make = maker<MapProblem<Spec>>([param, output](const MapProblem<Spec>& p, const Size&) {
-    auto state = std::make_shared<typename Spec::Param>(param);  // what this case's calls record
+  v.make = maker<MapProblem<Spec>>([told, output](const MapProblem<Spec>& p, const Size&) {
+    auto state = std::make_shared<typename Spec::Told>(told);  // what this case's calls record
     const auto& in = p.template in<T>();
     return std::make_unique<MapCase>(
         Spec::label, in, allocate<InSpace<Space, Host>>(std::string(Spec::label) + "::out", in[0].layout()),
@@ -338,13 +336,6 @@ Variant map_on(std::string name, const VariantRef* against = nullptr, typename S
   });
   return v;
 }
-
-// A host loop a variant's speed-up is taken against, and the index of its precision in Spec::Types:
-// a variant on a space runs in the precision of its baseline.
-struct Baseline {
-  VariantRef variant;
-  std::size_t precision = 0;
-};
 
 // The experiment of a map before its sizes and variants: name, title and prose from its notes,
 // Problem, bytes and traffic from the spec.
@@ -362,49 +353,25 @@ Baseline add_host_loop(Experiment& e, std::string name, std::string moves) {
   return {e.variants.back(), map_detail::index_of<T>(static_cast<typename Spec::Types*>(nullptr))};
 }
 
-// One variant of a map on every space: its name, its baseline (and so its precision), its param,
-// why its device rows cannot reach memcpy where that is established (Variant's field), where it
-// runs, and what its call does besides reading the inputs and writing the output, in words.
-template <class Spec>
-struct MapVariant {
-  std::string name;
-  Baseline against = {};
-  ParamOf<Spec> param = {};
-  Output output = Output::reused;
-  std::string below_memcpy_because = {};
-  Where where = Where::every_space;
-  std::string moves_also = {};
-};
-
-namespace map_detail {
-template <class Spec, class Space, std::size_t... K>
-Variant variant_on(const MapVariant<Spec>& o, std::index_sequence<K...>) {
-  Variant v;
-  const VariantRef* against = o.against.variant.empty() ? nullptr : &o.against.variant;
-  ((o.against.precision == K ? (void)(v = map_on<Spec, Space, std::tuple_element_t<K, typename Spec::Types>>(
-                                          o.name, against, o.param, o.output))
-                             : void()),
-   ...);
-  v.below_memcpy_because = o.below_memcpy_because;
-  if (!o.moves_also.empty()) v.moves += "; " + o.moves_also;
+template <class Spec, int Rank, std::size_t Inputs, class... Precisions>
+Variant MapSpec<Spec, Rank, Inputs, Precisions...>::host_variant(const Row& row) {
+  Variant v = host_loop_variant<Spec>(row.name, row.moves.host);
+  take_row_fields(v, row, "host", false);
   return v;
 }
-}  // namespace map_detail
 
-// Adds `variants` on every enabled space where they run, space after space, and returns them (as
-// named on each).
-template <class Spec, IfShape<Spec, MapShape> = 0>
-std::vector<VariantRef> on_every_space(Experiment& e, const std::vector<MapVariant<Spec>>& variants) {
-  std::vector<VariantRef> added;
-  for_each_enabled_space([&](auto tag) {
-    for (const auto& o : variants) {
-      if (!runs_on<typename decltype(tag)::type>(o.where, false)) continue;
-      e.variants.push_back(map_detail::variant_on<Spec, typename decltype(tag)::type>(
-          o, std::make_index_sequence<std::tuple_size_v<typename Spec::Types>>{}));
-      if (added.size() < variants.size()) added.push_back(e.variants.back());
-    }
-  });
-  return added;
+// A row on Space, in the precision of its baseline.
+template <class Spec, int Rank, std::size_t Inputs, class... Precisions>
+template <class Space>
+Variant MapSpec<Spec, Rank, Inputs, Precisions...>::variant_on(const Row& row) {
+  Variant v;
+  const VariantRef* against = row.baseline.variant.empty() ? nullptr : &row.baseline.variant;
+  std::size_t k = 0;
+  ((row.baseline.precision == k++ ? (void)(v = map_on<Spec, Space, Precisions>(row.name, against, row.told, row.output))
+                                  : void()),
+   ...);
+  take_row_fields(v, row, space_name<Space>(), is_device_space_v<Space>);
+  return v;
 }
 
 }  // namespace nbk::exp

@@ -1,0 +1,235 @@
+#pragma once
+// Workloads whose calls write an array (the row sums, the l2 norm, the histogram, the matrix
+// product, add-one's array), stated as a spec and a table of rows (row.hpp). A workload writes one
+// struct Spec deriving from ArraysSpec<Spec, Problem> with
+//   label                  the prefix of its arrays' labels ("nbk::<workload>")
+//   inputs_moved, output_moved  what a call with transfers copies in and out, in words
+//   Told                   what a row tells its data and its check besides the Problem (a bin
+//                          count, an accumulator, ...)
+//   check(p, row, out)     the verdict on the output, a host array (the space's output read back,
+//                          or the host row's own)
+// and optionally first_call (what a row's first call on a device pays), timed_with_transfers
+// (whether a device row is also timed with its copies) and has_vendor<Space> (the spaces of
+// Where::vendor_spaces), and its data templates: a Data<Space> is what a row's calls work on in
+// Space's memory, made from (Problem, row) with the case (never timed): `out`, the output the calls
+// write (allocated by the workload, since its shape is the workload's), static inputs(p), the
+// Problem's host arrays copied in, and static footprint(s, told), what the row's case holds. A
+// host row's data is the same without the inputs: `out`, a host array, and footprint(s, told).
+// A row's call is one of on_spaces<Spec, Data>(f): f(exec, in, data) on every space, `in` the
+// inputs in the space's memory (on_spaces<Spec, Data, Where::...>(f): only where that holds, the
+// call made nowhere else: a vendor library's, a device's transfers); cases_on<Spec, CaseOn>(args...):
+// the workload's own case, CaseOn<Space>(n, args...) for n elements; on_host<Spec, HostData>(f):
+// f(problem, data), one host thread. A row that runs across_ranks is split over the ranks as
+// "ranks-<name>". The cases are ArraysCase and HostLoopCase (arrays_case.hpp), or the workload's own.
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "nbk/core/allocate.hpp"
+#include "nbk/core/spaces.hpp"
+#include "nbk/experiment/across_ranks.hpp"
+#include "nbk/experiment/arrays_case.hpp"
+#include "nbk/experiment/experiment.hpp"
+#include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/row.hpp"
+#include "nbk/experiment/where.hpp"
+
+namespace nbk::exp {
+
+// What an ArraysCase on Space holds: its inputs and output in the space's memory, and the output's
+// host mirror (on a host space, all of them in host memory).
+template <class Space>
+Footprint arrays_case_footprint(std::uint64_t inputs, std::uint64_t output) {
+  return is_device_space_v<Space> ? Footprint{output, inputs + output} : Footprint{inputs + 2 * output, 0};
+}
+
+template <class Spec, class ProblemType>
+struct ArraysSpec {
+  using Problem = ProblemType;
+  using Row = exp::Row<Spec>;
+  struct Told {};
+  static constexpr const char* inputs_moved = "";
+  static constexpr const char* output_moved = "";
+  static constexpr const char* first_call = "module load";
+  static constexpr bool timed_with_transfers = true;
+  template <class Space>
+  static constexpr bool has_vendor = false;
+  // How a row becomes a Variant (row.hpp's on_every_space), defined below.
+  static Variant host_variant(const Row& row);
+  template <class Space>
+  static Variant variant_on(const Row& row);
+  template <class Space>
+  static bool made_on(const Row& row);
+  // A row's call on Space, f(exec, in, data) on Data<Space>, and on one host thread,
+  // f(problem, data) on HostData (row.hpp's on_spaces and on_host), defined below.
+  template <class Space, template <class> class Data, class F>
+  static auto call_on(F call);
+  template <class HostData, class F>
+  static auto host_call(F call);
+
+  // The defaults a new workload may keep: the Problem's array `x` copied in, an output of one
+  // element per element of the size (output_length), of the type of the Problem's `reference`,
+  // which every element must match exactly.
+  static std::int64_t output_length(const Size& s) { return s.elements(); }
+  template <class Space>
+  struct Data {
+    using Out = Kokkos::View<typename decltype(ProblemType::reference)::value_type*, typename Space::memory_space>;
+    Data(const ProblemType& p, const Row&) : out(allocate<Out>(std::string(Spec::label) + "::out", p.reference.size())) {}
+    static std::array<decltype(ProblemType::x), 1> inputs(const ProblemType& p) { return {p.x}; }
+    static Footprint footprint(const Size& s, const typename Spec::Told&) {
+      return arrays_case_footprint<Space>(s.elements() * sizeof(typename decltype(ProblemType::x)::value_type),
+                                          Spec::output_length(s) * sizeof(typename Out::value_type));
+    }
+    Out out;
+  };
+  struct HostData {
+    using Out = Kokkos::View<typename decltype(ProblemType::reference)::value_type*, Kokkos::HostSpace>;
+    HostData(const ProblemType& p, const Row&) : out(allocate<Out>(std::string(Spec::label) + "::out", p.reference.size())) {}
+    static Footprint footprint(const Size& s, const typename Spec::Told&) {
+      return {Spec::output_length(s) * sizeof(typename Out::value_type), 0};
+    }
+    Out out;
+  };
+  template <class Out>
+  static Verdict check(const ProblemType& p, const Row&, const Out& out) {
+    std::int64_t wrong = 0;
+    for (std::size_t i = 0; i < p.reference.size(); ++i) wrong += out(i) != p.reference[i];
+    return mismatch_verdict(wrong);
+  }
+};
+
+namespace arrays_detail {
+template <class Spec, template <class> class Data, class Space, class F>
+typename Call<Spec>::Make case_maker(F call) {
+  return [call](const typename Spec::Problem& p, const Size&, const Row<Spec>& row) -> std::unique_ptr<Case> {
+    auto data = std::make_shared<Data<Space>>(p, row);
+    const auto in = Data<Space>::inputs(p);
+    using Out = decltype(data->out);
+    using Arrays = ArraysCase<Space, typename decltype(in)::value_type, std::tuple_size_v<decltype(in)>, Out>;
+    return std::make_unique<Arrays>(
+        Spec::label, in, data->out,
+        [call, data](const Space& exec, const typename Arrays::Ins& in, const Out&) { call(exec, in, *data); },
+        [&p, row](const typename Arrays::Result& out) { return Spec::check(p, row, out); });
+  };
+}
+
+// Whether a Where holds on Space for Spec (its vendor library's spaces).
+template <class Spec, class Space>
+constexpr bool runs_here(Where where) {
+  return runs_on<Space>(where, Spec::template has_vendor<Space>);
+}
+
+template <class Spec>
+Variant host_variant(const Row<Spec>& row) {
+  Variant v{row.name};
+  v.space = "host";
+  take_row_fields(v, row, "host", false);
+  v.footprint = [f = row.call.host.footprint, told = row.told](const Size& s) { return f(s, told); };
+  v.make = exp::maker<typename Spec::Problem>([row](const typename Spec::Problem& p, const Size& s) {
+    return row.call.host.make(p, s, row);
+  });
+  return v;
+}
+
+// A space row on Space, split over the ranks where it runs across them.
+template <class Spec, class Space>
+Variant variant_on(const Row<Spec>& row) {
+  const auto& on = row.call.on_space[space_index<Space>(EnabledSpaces{})];
+  const bool device = is_device_space_v<Space>;
+  Variant v = arrays_variant<Space>(row.name, Spec::inputs_moved, Spec::output_moved);
+  v.first_call = device ? Spec::first_call : "";
+  v.timed_with_transfers = device && Spec::timed_with_transfers;
+  take_row_fields(v, row, space_name<Space>(), device);
+  v.footprint = [f = on.footprint, told = row.told](const Size& s) { return f(s, told); };
+  v.make = exp::maker<typename Spec::Problem>([row, make = on.make](const typename Spec::Problem& p, const Size& s) {
+    return make(p, s, row);
+  });
+  return row.where == Where::across_ranks ? across_ranks(std::move(v)) : v;
+}
+
+// Whether a space row is made on Space and runs there.
+template <class Spec, class Space>
+bool made_on(const Row<Spec>& row) {
+  return !row.call.host.make && row.call.on_space[space_index<Space>(EnabledSpaces{})].make &&
+         runs_here<Spec, Space>(row.where);
+}
+}  // namespace arrays_detail
+
+template <class Spec, class ProblemType>
+Variant ArraysSpec<Spec, ProblemType>::host_variant(const Row& row) {
+  return arrays_detail::host_variant(row);
+}
+template <class Spec, class ProblemType>
+template <class Space>
+Variant ArraysSpec<Spec, ProblemType>::variant_on(const Row& row) {
+  return arrays_detail::variant_on<Spec, Space>(row);
+}
+template <class Spec, class ProblemType>
+template <class Space>
+bool ArraysSpec<Spec, ProblemType>::made_on(const Row& row) {
+  return arrays_detail::made_on<Spec, Space>(row);
+}
+
+
+template <class Spec, class ProblemType>
+template <class Space, template <class> class Data, class F>
+auto ArraysSpec<Spec, ProblemType>::call_on(F call) {
+  return typename Call<Spec>::On{arrays_detail::case_maker<Spec, Data, Space>(call), &Data<Space>::footprint};
+}
+
+template <class Spec, class ProblemType>
+template <class HostData, class F>
+auto ArraysSpec<Spec, ProblemType>::host_call(F call) {
+  typename Call<Spec>::On on;
+  on.footprint = &HostData::footprint;
+  on.make = [call](const ProblemType& p, const Size&, const Row& row) -> std::unique_ptr<Case> {
+    auto data = std::make_shared<HostData>(p, row);
+    using Out = decltype(data->out);
+    return std::make_unique<HostLoopCase<Out>>(
+        data->out, [call, data, &p](const Out&) { call(p, *data); },
+        [&p, row](const Out& out) { return Spec::check(p, row, out); });
+  };
+  return on;
+}
+
+// A row whose case is the workload's own: CaseOn<Space>(n, args...) for the n elements of the
+// size it is given (a rank's slice across ranks), on the spaces where `where` holds; it holds
+// Spec::footprint<Space>(size, told).
+template <class Spec, template <class> class CaseOn, Where where = Where::every_space, class... Args>
+Call<Spec> cases_on(Args... args) {
+  Call<Spec> c;
+  for_each_enabled_space([&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    if constexpr (arrays_detail::runs_here<Spec, Space>(where))
+      c.on_space[space_index<Space>(EnabledSpaces{})] = {
+          [args...](const typename Spec::Problem&, const Size& s, const Row<Spec>&) -> std::unique_ptr<Case> {
+            return std::make_unique<CaseOn<Space>>(s.elements(), args...);
+          },
+          &Spec::template footprint<Space>};
+  });
+  return c;
+}
+
+// The experiment of a workload that keeps ArraysSpec's defaults, over a Problem made as
+// Problem(n, seed) from a size's element count and the run's seed, before its sizes and rows:
+// a call reads x and writes the output once.
+template <class Spec>
+Experiment arrays_experiment(const Notes& notes) {
+  using Problem = typename Spec::Problem;
+  return stated_over<Problem>(notes, [](const Size& s) {
+    return Traffic{static_cast<std::uint64_t>(s.elements()) * sizeof(typename decltype(Problem::x)::value_type),
+                   static_cast<std::uint64_t>(Spec::output_length(s)) *
+                       sizeof(typename decltype(Problem::reference)::value_type)};
+  });
+}
+
+}  // namespace nbk::exp
