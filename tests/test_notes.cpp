@@ -68,6 +68,26 @@ TEST(Notes, ReferencesAreCheckedWhenBuilt) {
   EXPECT_THROW(nbk::exp::check_references(e), std::logic_error);
 }
 
+// A reason below memcpy in the notes reaches every variant its heading names, and a heading
+// that names no variant is refused when the experiment is built.
+Experiment two_rows(const Notes&) {
+  Experiment e;
+  e.name = "demo";
+  e.variants = {Variant{"naive"}, Variant{"tiled"}, Variant{"blas"}};
+  return e;
+}
+
+TEST(Notes, ReasonsBelowMemcpyComeFromTheNotes) {
+  const Notes notes{"demo", "# demo\n\n## Below memcpy: naive, tiled and blas\nbound by\narithmetic\n"};
+  const Experiment e = nbk::exp::build(notes, two_rows);
+  for (const auto& v : e.variants) EXPECT_EQ(v.below_memcpy_because, "bound by arithmetic") << v.name;
+  const Notes one{"demo", "# demo\n\n## Below memcpy: tiled\nsmall tiles\n\n## Notes\nx\n"};
+  EXPECT_EQ(nbk::exp::build(one, two_rows).variants[1].below_memcpy_because, "small tiles");
+  EXPECT_EQ(nbk::exp::build(one, two_rows).variants[0].below_memcpy_because, "");
+  const Notes typo{"demo", "# demo\n\n## Below memcpy: tilde\nsmall tiles\n"};
+  EXPECT_THROW(nbk::exp::build(typo, two_rows), std::logic_error);
+}
+
 // Every registered experiment has a title and a document from its notes, and prose after its table.
 TEST(Notes, EveryExperimentHasItsNotes) {
   for (const auto& e : nbk::exp::all_experiments()) {

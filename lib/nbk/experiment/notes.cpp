@@ -44,6 +44,31 @@ std::string Notes::figure(const Variant& variant) const {
   return line_after(figures, "- " + variant.name + ": ");
 }
 
+std::vector<std::pair<std::vector<std::string>, std::string>> Notes::below_memcpy() const {
+  static constexpr std::string_view marker = "\n## Below memcpy: ";
+  std::vector<std::pair<std::vector<std::string>, std::string>> sections;
+  for (auto at = text.find(marker); at != std::string_view::npos; at = text.find(marker, at + 1)) {
+    const auto names_begin = at + marker.size();
+    const auto names_end = std::min(text.find('\n', names_begin), text.size());
+    const std::string_view heading = text.substr(at + 1, names_end - at - 1);
+    std::string names(text.substr(names_begin, names_end - names_begin));
+    for (const std::string_view separator : {", ", " and "})
+      for (auto found = names.find(separator); found != std::string::npos; found = names.find(separator))
+        names.replace(found, separator.size(), "\n");
+    std::vector<std::string> variants;
+    for (std::size_t begin = 0; begin <= names.size();) {
+      const auto end = std::min(names.find('\n', begin), names.size());
+      variants.push_back(names.substr(begin, end - begin));
+      begin = end + 1;
+    }
+    std::string reason(section_of(text, heading));
+    if (!reason.empty()) reason.pop_back();
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    sections.emplace_back(std::move(variants), std::move(reason));
+  }
+  return sections;
+}
+
 std::string Notes::body() const {
   const auto notes = section_of(text, "## Notes");
   return notes.empty() ? std::string() : "\n" + std::string(notes);
@@ -92,6 +117,13 @@ Experiment build(const Notes& notes, Experiment (*statement)(const Notes&)) {
   for (auto* variants : {&e.variants, &e.injected_bugs})
     for (auto& v : *variants)
       if (v.document.empty()) v.document = notes.figure(v);
+  for (const auto& [names, reason] : notes.below_memcpy())
+    for (const std::string& name : names) {
+      bool named = false;
+      for (auto& v : e.variants)
+        if (v.name == name) v.below_memcpy_because = reason, named = true;
+      if (!named) throw std::logic_error(e.name + ": notes.md's \"## Below memcpy: " + name + "\" is no variant");
+    }
   check_references(e);
   return e;
 }

@@ -20,10 +20,16 @@
 //   lacks the heading (nbk/experiment/outline.hpp); one that formats the run's figures, as
 //   NBK_PROSE(notes.section, "## <any heading>")(figures...), which fails to compile where the
 //   call gives another number of figures than the section's fields ask for. Title and Document
-//   are required likewise. A sentence printed on one line (a variant's reason below memcpy:
-//   "## Below memcpy: <variant>") is read as notes.line(NBK_HEADING("## ...")).
+//   are required likewise. A sentence printed on one line is read as notes.line(NBK_HEADING("## ...")).
+//
+//   ## Below memcpy: <variant>[, <variant>... and <variant>]
+//   why those variants' device rows cannot reach the device's memcpy bandwidth, as far as it is
+//   established; exp::build gives it to every variant it names, and refuses a name that is no
+//   variant of the experiment.
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/outline.hpp"
@@ -38,6 +44,8 @@ struct Notes {
   std::string field(std::string_view key) const;
   // The documents' words for `variant` in section Figures ("" if none).
   std::string figure(const Variant& variant) const;
+  // Every "## Below memcpy: a, b and c" section: the variants it names, and its text as one line.
+  std::vector<std::pair<std::vector<std::string>, std::string>> below_memcpy() const;
   // Section Notes, with the blank line that separates it from the table before it.
   std::string body() const;
   // The text of the section under `heading` (NBK_HEADING("## Notes under MPI"): one the build
@@ -79,7 +87,8 @@ Experiment stated_over(const Notes& notes, Traffic (*traffic)(const Size&)) {
 void check_references(const Experiment& experiment);
 
 // The experiment a statement builds from its notes, with each variant's document from the
-// notes where the statement set none, its notes' prose, and its references checked.
+// notes where the statement set none, its reasons below memcpy from the notes (a name there
+// that is no variant is refused), and its references checked.
 Experiment build(const Notes& notes, Experiment (*statement)(const Notes&));
 
 }  // namespace nbk::exp

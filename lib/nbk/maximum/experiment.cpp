@@ -4,20 +4,18 @@
 // first (nbk/core/mdrange.hpp), or the arrays' spans as one 1-D range (nbk/core/packed.hpp); on a device once with the data resident
 // (the document's cuda.jit kernel) and once with the transfers in every call (its
 // vectorize(target='cuda')). Then the size from which the device wins.
-#include "nbk/experiment/map_spec.hpp"
-#include "nbk/experiment/notes.hpp"
+#include "nbk/experiment/elementwise.hpp"
 #include "nbk/maximum/kernels.hpp"
-#include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 
 namespace nbk::maximum {
 
 struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
   static constexpr const char *label = "nbk::maximum", *in_words = "a and b", *out_words = "c";
-  using Param = maximum::Launch;
+  using Told = maximum::Launch;  // a row tells the kernel its launch
   // Checked on the flat buffers, sharing no indexing with the 3-D kernels it checks.
   static float reference(float a, float b) { return a >= b ? a : b; }
   template <class Space, class In, class Out>
-  static void kernel(const Space& exec, const In& in, const Out& c, Param launch) {
+  static void kernel(const Space& exec, const In& in, const Out& c, Told launch) {
     maximum::elementwise_max(exec, in[0], in[1], c, launch);
   }
   template <class In, class Out>
@@ -30,21 +28,15 @@ struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
 
 exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Maximum>(notes);
-  e.sizes = {exp::Size{32, 32, 32}, exp::Size{128, 128, 128}, exp::Size{256, 256, 256}};
+  e.sizes = {{32, 32, 32}, {128, 128, 128}, {256, 256, 256}};
   e.test_sizes = {{0, 4, 4}, {1, 1, 1}, {7, 9, 13}, {8, 8, 8}, {17, 3, 33}, {1, 1, 1025}};
-  e.bench_sizes = {exp::Size{256, 256, 256}};
+  e.bench_sizes = {{256, 256, 256}};
   e.seeded = true;
   exp::add_host_loop<Maximum>(e, "loops", "three nested loops on one host thread, host memory");
-  // Why two device rows stay below memcpy, in notes.md: the 8x8x8 tiles' cause measured on the H100
-  // (ncu, record h100-33739fb: 512-thread blocks at 20% of DRAM peak); Kokkos' tiles read from its
-  // source (3.4.01 and 4.6.01: 2 along every index but the last, 16 along it), their cost not profiled.
-  const std::string document_tiles_are_slow = notes.line(NBK_HEADING("## Below memcpy: mdrange-8x8x8"));
-  const std::string kokkos_tiles_are_small = notes.line(NBK_HEADING("## Below memcpy: mdrange-auto"));
-  const auto tiled = exp::on_every_space<Maximum>(
-      e, {{"mdrange-8x8x8", {}, maximum::document_launch, exp::Output::reused, document_tiles_are_slow},
-          {"mdrange-auto", {}, maximum::kokkos_launch, exp::Output::reused, kokkos_tiles_are_small},
-          {"mdrange-k-first", {}, maximum::coalesced_launch},
-          {"flat", {}, maximum::flat_launch}});
+  using Row = Maximum::Row;
+  const auto tiled = exp::on_every_space(
+      e, {Row{"mdrange-8x8x8"}.telling(maximum::document_launch), Row{"mdrange-auto"}.telling(maximum::kokkos_launch),
+          Row{"mdrange-k-first"}.telling(maximum::coalesced_launch), Row{"flat"}.telling(maximum::flat_launch)});
   e.sweeps = {{exp::powers_of_two(10, 26, 3), tiled[3], tiled[3]}};
   return e;
 }
