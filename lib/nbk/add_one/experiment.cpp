@@ -8,7 +8,7 @@
 
 #include "nbk/add_one/methods.hpp"
 #include "nbk/core/memory.hpp"
-#include "nbk/experiment/arrays_spec.hpp"
+#include "nbk/experiment/arrays.hpp"
 #include "nbk/experiment/notes.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 
@@ -39,7 +39,7 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
     return exp::arrays_of<Space, add_one::Element>(1, is_device_space_v<Space> ? 1 : 0)(s);
   }
 };
-using Row = exp::ArraysRow<Spec>;
+using Row = Spec::Row;
 
 // Resident on every space: the data stays in the space's memory, no copy in a call. On a device,
 // the ways to bring the array to the kernel and back: managed memory (with and without a
@@ -49,31 +49,31 @@ using Row = exp::ArraysRow<Spec>;
 std::vector<Row> table() {
   using exp::Where;
   constexpr Where device = Where::device_spaces;
-  const Row resident = {"resident", exp::cases_on<Spec, add_one::Resident>(), {}, {},
-                        {"none (host memory; pages first-touched before timing by the same threads)",
-                         "none: the data stays on the GPU (the floor for the transfer methods)"}};
-  const Row managed =
-      Row{"managed", exp::cases_on<Spec, add_one::Managed, device>(false), {}, {},
-          "implicit: managed pages migrate to the GPU on fault, and back when the host reads the result"}
-          .crossing_link();
-  const Row explicit_copies = Row{"explicit", exp::cases_on<Spec, add_one::Explicit, device>(), {}, {},
-                                  "explicit: deep_copy in, kernel, deep_copy out (pageable host memory)"}
+  const Row resident = Row{"resident", exp::cases_on<Spec, add_one::Resident>()}.moving(
+      {"none (host memory; pages first-touched before timing by the same threads)",
+       "none: the data stays on the GPU (the floor for the transfer methods)"});
+  const Row managed = Row{"managed", exp::cases_on<Spec, add_one::Managed, device>(false)}
+                          .moving("implicit: managed pages migrate to the GPU on fault, and back when the host "
+                                  "reads the result")
+                          .crossing_link();
+  const Row explicit_copies = Row{"explicit", exp::cases_on<Spec, add_one::Explicit, device>()}
+                                  .moving("explicit: deep_copy in, kernel, deep_copy out (pageable host memory)")
                                   .crossing_link();
   const char* explicit_on_two_gpus = "cuda.jit explicit, 2 GPUs: 3.6 s / 3.15 s, second result wrong";
   return {
       resident.documented(exp::only_on("serial", "njit, 1 CPU: 4.62 s / 629 ms")),
       resident.runs(Where::across_ranks),
       managed.documented("cuda.jit implicit, 1 GPU: 6.22 s / 2.86 s (2 GPUs: 4.87 s / 1.72 s)"),
-      Row{"managed-prefetch", exp::cases_on<Spec, add_one::Managed, device>(true), {}, {},
-          "implicit, with cudaMemPrefetchAsync to the GPU before the kernel"}
+      Row{"managed-prefetch", exp::cases_on<Spec, add_one::Managed, device>(true)}
+          .moving("implicit, with cudaMemPrefetchAsync to the GPU before the kernel")
           .crossing_link(),
       explicit_copies,
-      Row{"split-streams", exp::cases_on<Spec, add_one::SplitStreams, device>(2), {}, {},
-          "explicit, two halves on two CUDA streams, pinned host memory, copies overlap kernels"}
+      Row{"split-streams", exp::cases_on<Spec, add_one::SplitStreams, device>(2)}
+          .moving("explicit, two halves on two CUDA streams, pinned host memory, copies overlap kernels")
           .crossing_link()
           .documented(explicit_on_two_gpus),
-      Row{"pipelined", exp::cases_on<Spec, add_one::SplitStreams, device>(16), {}, {},
-          "explicit, 16 parts taking turns on two CUDA streams, pinned host memory: copies both ways at once"}
+      Row{"pipelined", exp::cases_on<Spec, add_one::SplitStreams, device>(16)}
+          .moving("explicit, 16 parts taking turns on two CUDA streams, pinned host memory: copies both ways at once")
           .crossing_link(),
       managed.runs(Where::across_ranks).documented("cuda.jit implicit, 2 GPUs: 4.87 s / 1.72 s"),
       explicit_copies.runs(Where::across_ranks).documented(explicit_on_two_gpus),

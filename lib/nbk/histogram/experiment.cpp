@@ -11,11 +11,12 @@
 #include <ostream>
 #include <vector>
 
+#include "nbk/core/allocate.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/arrays_spec.hpp"
+#include "nbk/experiment/arrays.hpp"
 #include "nbk/histogram/kernels.hpp"
 
 namespace nbk::histogram {
@@ -47,14 +48,6 @@ struct Problem final : exp::Problem {
   }
 };
 
-exp::Verdict check(const std::vector<Count>& reference, const Count* counts) {
-  std::int64_t wrong = 0;
-  for (std::size_t b = 0; b < reference.size(); ++b) wrong += counts[b] != reference[b];
-  exp::Verdict v = exp::mismatch_verdict(wrong);
-  if (!v.ok) v.summary = fmt::format("FAILED ({} bins differ)", wrong);
-  return v;
-}
-
 template <class Space>
 using Counts = histogram::Histogram<typename Space::memory_space>;
 
@@ -64,8 +57,8 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* output_moved = "the counts";
   struct Told {
     int bins = 0;
+    Told(int bin_count = 0) : bins(bin_count) {}  // NOLINT: implicit, `.telling(bins)`
   };
-  using Row = exp::ArraysRow<Spec>;
 
   // The samples in Space's memory (copied in by the case), the range's bins and their counts.
   template <class Space>
@@ -78,7 +71,7 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
       if (row.injected_bug && is_device_space_v<Space>)
         bare = exp::bare_allocation<Counts<Space>>(label, row.told.bins);
       else
-        bare.view = exp::allocate<Counts<Space>>(label, row.told.bins);
+        bare.view = allocate<Counts<Space>>(label, row.told.bins);
       out = bare.view;
     }
     static std::array<Samples, 1> inputs(const Problem& p) { return {p.x}; }
@@ -104,8 +97,13 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   };
 
   template <class Out>
-  static exp::Verdict judge(const Problem& p, const Row& row, const Out& counts) {
-    return check(p.reference(row.told.bins), counts.data());
+  static exp::Verdict check(const Problem& p, const Row& row, const Out& counts) {
+    const std::vector<Count>& reference = p.reference(row.told.bins);
+    std::int64_t wrong = 0;
+    for (std::size_t b = 0; b < reference.size(); ++b) wrong += counts(b) != reference[b];
+    exp::Verdict v = exp::mismatch_verdict(wrong);
+    if (!v.ok) v.summary = fmt::format("FAILED ({} bins differ)", wrong);
+    return v;
   }
 };
 
@@ -114,33 +112,35 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
 // kernel, injected (on a GPU its counts get an allocation of their own).
 std::vector<Spec::Row> rows() {
   using Row = Spec::Row;
-  const auto host = [](int bins) -> Row {
-    return {fmt::format("host-{}", bins), exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
-              histogram::host_histogram(p.x.data(), p.size(), d.bins, d.out.data());
-            }),
-            {bins}, {}, "one host thread, host memory"};
+  const auto host = [](int bins) {
+    return Row{fmt::format("host-{}", bins), exp::on_host<Spec>([](const Problem& p, auto& d) {
+                 histogram::host_histogram(p.x.data(), p.size(), d.bins, d.out.data());
+               })}
+        .telling(bins)
+        .moving("one host thread, host memory");
   };
   // A way for the threads to share the counts, at a bin count, against the host at that count.
-  const auto sharing = [&](const char* way, const exp::ArraysCall<Spec>& call) {
-    return [=](int bins) -> Row { return {fmt::format("{}-{}", way, bins), call, {bins}, host(bins)}; };
+  const auto sharing = [&](const char* way, const auto& call) {
+    return [=](int bins) { return Row{fmt::format("{}-{}", way, bins), call}.telling(bins).against(host(bins)); };
   };
-  const auto atomic = sharing("atomic", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+  const auto atomic = sharing("atomic", exp::on_spaces<Spec>([](auto& exec, auto& in, auto& d) {
                                 histogram::atomic_histogram(exec, in[0], d.bins, d.out);
                               }));
   const auto scatter = sharing("scatter", exp::on_spaces<Spec, Spec::ScatterData>([](auto& exec, auto& in, auto& d) {
                                  histogram::scatter_histogram(exec, in[0], d.bins, d.out, d.scatter);
                                }));
-  const auto team = sharing("team", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+  const auto team = sharing("team", exp::on_spaces<Spec>([](auto& exec, auto& in, auto& d) {
                               histogram::team_histogram(exec, in[0], d.bins, d.out);
                             }));
-  const auto private_copies = sharing("private", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
+  const auto private_copies = sharing("private", exp::on_spaces<Spec>([](auto& exec, auto& in, auto& d) {
                                         histogram::private_histogram(exec, in[0], d.bins, d.out);
                                       }));
-  Row unchecked = {"unchecked-document-100", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
-                     histogram::unchecked_document_histogram(exec, in[0], d.bins, d.out);
-                   }),
-                   {100}, host(100)};
-  unchecked.injected_bug = true;
+  const Row unchecked = Row{"unchecked-document-100", exp::on_spaces<Spec>([](auto& exec, auto& in, auto& d) {
+                               histogram::unchecked_document_histogram(exec, in[0], d.bins, d.out);
+                             })}
+                            .telling(100)
+                            .against(host(100))
+                            .injected();
   static_assert(std::size(bin_counts) == 4, "the table below lists 1, 16, 100 and 4096 bins");
   return {host(1),       host(16),      host(100),     host(4096),
           atomic(1),     scatter(1),    team(1),       private_copies(1),

@@ -15,7 +15,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/arrays_spec.hpp"
+#include "nbk/experiment/arrays.hpp"
 #include "nbk/l2_norm/kernels.hpp"
 
 namespace nbk::l2_norm {
@@ -60,17 +60,8 @@ struct Problem final : exp::Problem {
 // 2^-52) rounded once to float, within u; in float, the k squares and k - 1 adds of k
 // components err by at most (2k - 1)u relative (all terms positive), the square root halves
 // that and adds its own rounding: (k + 1/2)u. One u more covers the reference's own rounding.
-template <class Acc>
-double tolerance_in_u(std::int64_t columns) {
-  return std::is_same_v<Acc, double> ? 2.0 : static_cast<double>(columns) + 1.5;
-}
-
-template <class Acc>
-exp::Verdict check(const Problem& p, const float* norms) {
-  return exp::relative_error_verdict(
-      p.rows(), [norms](std::int64_t i) { return norms[i]; },
-      [&p](std::int64_t i) { return p.norms[static_cast<std::size_t>(i)]; }, tolerance_in_u<Acc>(p.columns()),
-      std::numeric_limits<float>::epsilon() / 2);
+double tolerance_in_u(std::int64_t columns, bool float_acc) {
+  return float_acc ? static_cast<double>(columns) + 1.5 : 2.0;
 }
 
 // Read the rows once, write a norm per row; a multiply and an add per component, and a sqrt.
@@ -85,8 +76,12 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* output_moved = "the norms";
   struct Told {
     bool float_acc = false;  // the squares added in float, not double
+    static Told in_float() {
+      Told t;
+      t.float_acc = true;
+      return t;
+    }
   };
-  using Row = exp::ArraysRow<Spec>;
 
   // The rows in Space's memory (copied in by the case) and their norms.
   template <class Space>
@@ -109,26 +104,25 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   };
 
   template <class Out>
-  static exp::Verdict judge(const Problem& p, const Row& row, const Out& norms) {
-    return row.told.float_acc ? check<float>(p, norms.data()) : check<double>(p, norms.data());
+  static exp::Verdict check(const Problem& p, const Row& row, const Out& norms) {
+    return exp::relative_error_verdict(
+        p.rows(), [&norms](std::int64_t i) { return norms(i); },
+        [&p](std::int64_t i) { return p.norms[static_cast<std::size_t>(i)]; },
+        tolerance_in_u(p.columns(), row.told.float_acc), std::numeric_limits<float>::epsilon() / 2);
   }
 };
 
 std::vector<Spec::Row> rows() {
-  const Spec::Row host = {"host", exp::on_host<Spec, Spec::HostData>([](const Problem& p, auto& d) {
-                            l2_norm::host_row_norms<double>(p.a.data(), p.rows(), p.columns(), d.out.data());
-                          }),
-                          {}, {}, "one host thread, squares added in double, host memory"};
+  using Row = Spec::Row;
+  const Row host = Row{"host", exp::on_host<Spec>([](const Problem& p, auto& d) {
+                         l2_norm::host_row_norms<double>(p.a.data(), p.rows(), p.columns(), d.out.data());
+                       })}.moving("one host thread, squares added in double, host memory");
+  const auto double_acc = [](auto& exec, auto& in, auto& d) { l2_norm::row_norms<double>(exec, in[0], d.out); };
+  const auto float_acc = [](auto& exec, auto& in, auto& d) { l2_norm::row_norms<float>(exec, in[0], d.out); };
   return {
       host,
-      {"double-acc", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
-         l2_norm::row_norms<double>(exec, in[0], d.out);
-       }),
-       {}, host},
-      {"float-acc", exp::on_spaces<Spec, Spec::Data>([](auto& exec, auto& in, auto& d) {
-         l2_norm::row_norms<float>(exec, in[0], d.out);
-       }),
-       {true}, host},
+      Row{"double-acc", exp::on_spaces<Spec>(double_acc)}.against(host),
+      Row{"float-acc", exp::on_spaces<Spec>(float_acc)}.telling(Spec::Told::in_float()).against(host),
   };
 }
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <ostream>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "nbk/core/allocate.hpp"
@@ -15,7 +16,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/arrays_spec.hpp"
+#include "nbk/experiment/arrays.hpp"
 #include "nbk/row_sum/kernels.hpp"
 
 namespace nbk::row_sum {
@@ -64,13 +65,13 @@ struct Problem final : exp::Problem {
 // own rounding, below (m-1) 2^-53 relative.
 double float_tolerance_in_u(std::int64_t columns) { return 2.0 * static_cast<double>(columns > 1 ? columns - 1 : 0) + 1; }
 
-exp::Verdict check(const Problem& p, const std::int64_t* sums) {
+exp::Verdict sums_verdict(const Problem& p, const std::int64_t* sums) {
   std::int64_t wrong = 0;
   for (std::int64_t i = 0; i < p.rows(); ++i) wrong += sums[i] != p.int_sums[static_cast<std::size_t>(i)];
   return exp::mismatch_verdict(wrong);
 }
 
-exp::Verdict check(const Problem& p, const float* sums) {
+exp::Verdict sums_verdict(const Problem& p, const float* sums) {
   return exp::relative_error_verdict(
       p.rows(), [sums](std::int64_t i) { return sums[i]; },
       [&p](std::int64_t i) { return p.float_sums[static_cast<std::size_t>(i)]; }, float_tolerance_in_u(p.columns()),
@@ -90,7 +91,6 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* label = "nbk::row_sum";
   static constexpr const char* inputs_moved = "the matrix";
   static constexpr const char* output_moved = "the sums";
-  using Row = exp::ArraysRow<Spec>;
 
   // The matrix of T in Space's memory (copied in by the case) and its sums.
   template <class Space, class T>
@@ -114,8 +114,8 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   };
 
   template <class Out>
-  static exp::Verdict judge(const Problem& p, const Row&, const Out& sums) {
-    return check(p, sums.data());
+  static exp::Verdict check(const Problem& p, const Row&, const Out& sums) {
+    return sums_verdict(p, sums.data());
   }
 };
 
@@ -127,11 +127,12 @@ using Floats = Spec::Data<Space, float>;
 // The host row in T: the baseline of the rows on the spaces in T.
 template <class T>
 Spec::Row host_row() {
-  return {fmt::format("host-{}", type_name<T>()),
-          exp::on_host<Spec, Spec::HostData<T>>([](const Problem& p, auto& d) {
-            row_sum::host_row_sums(p.matrix<T>().data(), p.rows(), p.columns(), d.out.data());
-          }),
-          {}, {}, "one host thread, host memory", traffic<T>};
+  return Spec::Row{fmt::format("host-{}", type_name<T>()),
+                   exp::on_host<Spec, Spec::HostData<T>>([](const Problem& p, auto& d) {
+                     row_sum::host_row_sums(p.matrix<T>().data(), p.rows(), p.columns(), d.out.data());
+                   })}
+      .moving("one host thread, host memory")
+      .with_traffic(traffic<T>);
 }
 
 std::vector<Spec::Row> rows() {
@@ -139,16 +140,21 @@ std::vector<Spec::Row> rows() {
   const auto team = [](auto& exec, auto& in, auto& d) { row_sum::team_row_sums(exec, in[0], d.out); };
   const auto vector = [](auto& exec, auto& in, auto& d) { row_sum::vector_row_sums(exec, in[0], d.out); };
   const auto flat = [](auto& exec, auto& in, auto& d) { row_sum::flat_row_sums(exec, in[0], d.out); };
-  return {
-      host_int32,
-      host_float32,
-      {"team-int32", exp::on_spaces<Spec, Ints>(team), {}, host_int32, {}, traffic<std::int32_t>},
-      {"team-float32", exp::on_spaces<Spec, Floats>(team), {}, host_float32, {}, traffic<float>},
-      {"vector-int32", exp::on_spaces<Spec, Ints>(vector), {}, host_int32, {}, traffic<std::int32_t>},
-      {"vector-float32", exp::on_spaces<Spec, Floats>(vector), {}, host_float32, {}, traffic<float>},
-      {"flat-int32", exp::on_spaces<Spec, Ints>(flat), {}, host_int32, {}, traffic<std::int32_t>},
-      {"flat-float32", exp::on_spaces<Spec, Floats>(flat), {}, host_float32, {}, traffic<float>},
+  // A way on every space, over the int32 or the float32 matrix, against the host row in that type.
+  const auto int32 = [&](std::string way, auto call) {
+    return Spec::Row{way + "-int32", exp::on_spaces<Spec, Ints>(call)}
+        .against(host_int32)
+        .with_traffic(traffic<std::int32_t>);
   };
+  const auto float32 = [&](std::string way, auto call) {
+    return Spec::Row{way + "-float32", exp::on_spaces<Spec, Floats>(call)}
+        .against(host_float32)
+        .with_traffic(traffic<float>);
+  };
+  return {host_int32,              host_float32,
+          int32("team", team),     float32("team", team),
+          int32("vector", vector), float32("vector", vector),
+          int32("flat", flat),     float32("flat", flat)};
 }
 
 // int32 draws uniform over its whole range, from random_data.hpp's blocks and engines.
