@@ -355,7 +355,7 @@ Baseline add_host_loop(Experiment& e, std::string name, std::string moves) {
 
 template <class Spec, int Rank, std::size_t Inputs, class... Precisions>
 Variant MapSpec<Spec, Rank, Inputs, Precisions...>::host_variant(const Row& row) {
-  Variant v = host_loop_variant<Spec>(row.name, row.moves.host);
+  Variant v = host_loop_variant<Spec>(row.name, row.moves.cpu);
   take_row_fields(v, row, "host", false);
   return v;
 }

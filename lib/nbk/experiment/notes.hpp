@@ -28,6 +28,7 @@
 //   variant of the experiment.
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -66,10 +67,10 @@ Notes legend();
 // An experiment with the name, title, document and size help its notes give.
 Experiment stated(const Notes& notes);
 
-// The same over a Problem made as Problem(n, seed) from a size's element count and the run's
-// seed, a call moving `traffic`, the Problem holding what a call moves (its input and the
-// reference of the output): the defaults of the reduction shapes (scalar_experiment,
-// arrays_experiment).
+// The same over a Problem made as Problem(size, seed), or Problem(n, seed) from the size's element
+// count, with the run's seed, a call moving `traffic`, the Problem holding what a call moves (its
+// input and the reference of the output): the defaults of the reduction shapes
+// (scalar_experiment, arrays_experiment), which a statement may still change.
 template <class ProblemType>
 Experiment stated_over(const Notes& notes, Traffic (*traffic)(const Size&)) {
   Experiment e = stated(notes);
@@ -77,7 +78,10 @@ Experiment stated_over(const Notes& notes, Traffic (*traffic)(const Size&)) {
   e.traffic = traffic;
   e.problem_bytes = [traffic](const Size& s) { return traffic(s).total(); };
   e.make_problem = [](const Size& s, const Settings& settings) {
-    return std::make_shared<ProblemType>(s.elements(), settings.seed);
+    if constexpr (std::is_constructible_v<ProblemType, const Size&, std::uint64_t>)
+      return std::make_shared<ProblemType>(s, settings.seed);
+    else
+      return std::make_shared<ProblemType>(s.elements(), settings.seed);
   };
   return e;
 }

@@ -24,18 +24,18 @@
 
 namespace nbk::exp {
 
-// A row's words where they may differ by space: the same on every space, {on a host space, on a
-// device}, or only_on(space, words) (none elsewhere).
+// A row's words where they may differ by space: the same on every space, {on a CPU space (and
+// on one host thread), on a device}, or only_on(space, words) (none elsewhere).
 struct Words {
   Words() = default;
-  Words(const char* every) : host(every), device(every) {}  // NOLINT: implicit, a table's "..."
-  Words(std::string every) : host(every), device(std::move(every)) {}  // NOLINT: as above
-  Words(std::string on_host, std::string on_device) : host(std::move(on_host)), device(std::move(on_device)) {}
-  bool empty() const { return host.empty() && device.empty(); }
+  Words(const char* every) : cpu(every), device(every) {}  // NOLINT: implicit, a table's "..."
+  Words(std::string every) : cpu(every), device(std::move(every)) {}  // NOLINT: as above
+  Words(std::string on_cpu, std::string on_device) : cpu(std::move(on_cpu)), device(std::move(on_device)) {}
+  bool empty() const { return cpu.empty() && device.empty(); }
   std::string on(std::string_view space, bool is_device) const {
-    return !only.empty() && only != space ? "" : is_device ? device : host;
+    return !only.empty() && only != space ? "" : is_device ? device : cpu;
   }
-  std::string host, device;
+  std::string cpu, device;
   std::string only = {};  // a space's name: the words hold there only
 };
 
