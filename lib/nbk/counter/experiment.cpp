@@ -6,12 +6,13 @@
 #include <algorithm>
 #include <limits>
 #include <ostream>
+#include <vector>
 
 #include "nbk/core/compat.hpp"
 #include "nbk/counter/kernels.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/scalar_spec.hpp"
+#include "nbk/experiment/reduction.hpp"
 
 namespace nbk::counter {
 
@@ -27,43 +28,11 @@ struct Problem final : exp::Problem {
   nlohmann::json to_json() const override { return {{"increments", increments}}; }
 };
 
-// The updates every call lost: none where they are atomic or where one thread runs them; a
-// race can lose all but one (never gain one).
-class Judge {
- public:
-  Judge(std::int64_t increments, bool atomic, int threads)
-      : increments_(increments),
-        allowed_(atomic || threads == 1 ? 0 : std::max<std::int64_t>(increments - 1, 0)),
-        threads_(threads) {}
-  void record(Count counted) {
-    const std::int64_t lost = increments_ - static_cast<std::int64_t>(counted);
-    fewest_lost_ = std::min(fewest_lost_, lost);
-    most_lost_ = std::max(most_lost_, lost);
-    ++calls_;
-  }
-  exp::Verdict verdict() const {
-    exp::Verdict v;
-    v.ok = calls_ > 0 && fewest_lost_ >= 0 && most_lost_ <= allowed_;
-    v.summary = v.ok ? "ok" : fmt::format("FAILED (lost {} of {}, {} allowed)", most_lost_, increments_, allowed_);
-    const double share = increments_ > 0 ? 100.0 * static_cast<double>(most_lost_) / increments_ : 0.0;
-    v.cells = {{"lost updates", fewest_lost_ == most_lost_ ? fmt::format("{}", most_lost_)
-                                                          : fmt::format("{}-{}", fewest_lost_, most_lost_)},
-               {"lost, worst call", fmt::format("{:.1f}%", share)}};
-    v.details = {{"lost_fewest", fewest_lost_}, {"lost_most", most_lost_}, {"calls", calls_}, {"threads", threads_}};
-    return v;
-  }
-
- private:
-  std::int64_t increments_, allowed_;
-  int threads_;
-  std::int64_t fewest_lost_ = std::numeric_limits<std::int64_t>::max(), most_lost_ = -1, calls_ = 0;
-};
-
 struct Spec : exp::ScalarSpec<Spec, Problem> {
   struct Told {
     bool atomic = false;  // the row's updates are atomic: none may be lost
+    static Told atomic_updates() { return {true}; }
   };
-  using Row = exp::ScalarRow<Spec>;
 
   // The counter in the space's memory; a call leaves its count there.
   template <class Space>
@@ -82,9 +51,26 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     exp::ValueInSpace<Space, Count> count;
   };
 
+  // The updates every call lost: none where they are atomic or where one thread runs them; a
+  // race can lose all but one (never gain one).
   template <class Space>
-  static Judge judge(const Problem& p, const Row& row, const Data<Space>& d) {
-    return Judge(p.increments, row.told.atomic, d.exec.concurrency());
+  static exp::Verdict check(const Problem& p, const Row& row, const Data<Space>& d, const std::vector<Count>& counts) {
+    const int threads = d.exec.concurrency();
+    const std::int64_t n = p.increments, calls = static_cast<std::int64_t>(counts.size());
+    const std::int64_t allowed = row.told.atomic || threads == 1 ? 0 : std::max<std::int64_t>(n - 1, 0);
+    std::int64_t fewest = std::numeric_limits<std::int64_t>::max(), most = -1;
+    for (const Count counted : counts) {
+      fewest = std::min(fewest, n - static_cast<std::int64_t>(counted));
+      most = std::max(most, n - static_cast<std::int64_t>(counted));
+    }
+    exp::Verdict v;
+    v.ok = calls > 0 && fewest >= 0 && most <= allowed;
+    v.summary = v.ok ? "ok" : fmt::format("FAILED (lost {} of {}, {} allowed)", most, n, allowed);
+    const double share = n > 0 ? 100.0 * static_cast<double>(most) / n : 0.0;
+    v.cells = {{"lost updates", fewest == most ? fmt::format("{}", most) : fmt::format("{}-{}", fewest, most)},
+               {"lost, worst call", fmt::format("{:.1f}%", share)}};
+    v.details = {{"lost_fewest", fewest}, {"lost_most", most}, {"calls", calls}, {"threads", threads}};
+    return v;
   }
   template <class Space>
   static exp::Footprint footprint(const Size&, const Told&) {
@@ -94,13 +80,10 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
 
 std::vector<Spec::Row> rows() {
   const std::string moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
-  return {
-      {"racy", moves,
-       exp::on_spaces<Spec>([](auto& d) { counter::racy_increments(d.exec, d.count.value, d.increments); })},
-      {"atomic", moves,
-       exp::on_spaces<Spec>([](auto& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); }),
-       {true}},
-  };
+  const auto racy = [](auto& d) { counter::racy_increments(d.exec, d.count.value, d.increments); };
+  const auto atomic = [](auto& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); };
+  return {Spec::Row{"racy", exp::on_spaces<Spec>(racy)}.moving(moves),
+          Spec::Row{"atomic", exp::on_spaces<Spec>(atomic)}.moving(moves).telling(Spec::Told::atomic_updates())};
 }
 
 }  // namespace

@@ -9,12 +9,15 @@
 #include <cmath>
 #include <ostream>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "nbk/core/compat.hpp"
 #include "nbk/core/timer.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
-#include "nbk/experiment/scalar_spec.hpp"
+#include "nbk/experiment/reduction.hpp"
 #include "nbk/pi/kernels.hpp"
 
 namespace nbk::pi {
@@ -42,50 +45,39 @@ struct Problem final : exp::Problem {
 };
 
 // Every call's estimate, judged against pi itself: the one reference no generator can share a
-// defect with.
-class Judge {
- public:
-  // `details` and `cells`: what the verdict adds to the estimates (the pool's creation time).
-  Judge(std::int64_t samples, nlohmann::json details, std::vector<std::pair<std::string, std::string>> cells)
-      : samples_(samples), details_(std::move(details)), cells_(std::move(cells)) {}
-  void record(Count inside) {
-    if (inside > static_cast<Count>(samples_)) impossible_ = true;  // (unsigned: never below 0)
-    if (samples_ == 0) return;
-    const double estimate = 4.0 * static_cast<double>(inside) / static_cast<double>(samples_);
-    if (calls_++ == 0) first_ = estimate;
-    worst_ = std::max(worst_, std::abs(estimate - M_PI));
+// defect with. `details` and `cells`: what the verdict adds to the estimates (the pool's creation time).
+exp::Verdict estimates_verdict(std::int64_t samples, const std::vector<Count>& counts, nlohmann::json details,
+                               std::vector<std::pair<std::string, std::string>> cells) {
+  bool impossible = false;
+  std::int64_t calls = 0;
+  double first = 0, worst = 0;
+  for (const Count inside : counts) {
+    if (inside > static_cast<Count>(samples)) impossible = true;  // (unsigned: never below 0)
+    if (samples == 0) continue;
+    const double estimate = 4.0 * static_cast<double>(inside) / static_cast<double>(samples);
+    if (calls++ == 0) first = estimate;
+    worst = std::max(worst, std::abs(estimate - M_PI));
   }
-  exp::Verdict verdict() const {
-    nlohmann::json details = details_;
-    const double error = pi::standard_error(samples_), bound = bound_in_errors * error;
-    exp::Verdict v;
-    v.ok = !impossible_ && worst_ <= bound;
-    v.summary = v.ok ? "ok" : impossible_ ? "FAILED (count out of range)"
-                                          : fmt::format("FAILED ({:.1f} standard errors off)", worst_ / error);
-    if (samples_ == 0) {
-      v.cells = {{"pi estimate", "-"}, {"error", "-"}, {"bound", "-"}};
-    } else {
-      v.cells = {{"pi estimate", fmt::format("{:.6f}", first_)},
-                 {"error", fmt::format("{:+.1e}", first_ - M_PI)},
-                 {"bound", fmt::format("{:.1e}", bound)}};
-      details["estimate_first_call"] = first_;
-      details["worst_error"] = worst_;
-    }
-    v.cells.insert(v.cells.end(), cells_.begin(), cells_.end());
-    details["bound"] = bound;
-    details["calls"] = calls_;
-    v.details = std::move(details);
-    return v;
+  const double error = pi::standard_error(samples), bound = bound_in_errors * error;
+  exp::Verdict v;
+  v.ok = !impossible && worst <= bound;
+  v.summary = v.ok ? "ok" : impossible ? "FAILED (count out of range)"
+                                       : fmt::format("FAILED ({:.1f} standard errors off)", worst / error);
+  if (samples == 0) {
+    v.cells = {{"pi estimate", "-"}, {"error", "-"}, {"bound", "-"}};
+  } else {
+    v.cells = {{"pi estimate", fmt::format("{:.6f}", first)},
+               {"error", fmt::format("{:+.1e}", first - M_PI)},
+               {"bound", fmt::format("{:.1e}", bound)}};
+    details["estimate_first_call"] = first;
+    details["worst_error"] = worst;
   }
-
- private:
-  std::int64_t samples_;
-  nlohmann::json details_;
-  std::vector<std::pair<std::string, std::string>> cells_;
-  std::int64_t calls_ = 0;
-  double first_ = 0, worst_ = 0;
-  bool impossible_ = false;
-};
+  v.cells.insert(v.cells.end(), cells.begin(), cells.end());
+  details["bound"] = bound;
+  details["calls"] = calls;
+  v.details = std::move(details);
+  return v;
+}
 
 // A pool of streams in the space's memory, and the count of points inside, which a call
 // leaves there.
@@ -121,17 +113,16 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
   struct Told {
     std::uint64_t state_bytes = 0;  // of one stream of the row's pool
   };
-  using Row = exp::ScalarRow<Spec>;
   using HostData = HostDraws;
-  static constexpr bool against_host_row = true;
 
-  static Judge judge(const Problem& p, const Row&, const HostDraws&) {
-    return Judge(p.samples(), nlohmann::json::object(), {{"pool creation", "-"}});
+  static exp::Verdict check(const Problem& p, const Row&, const HostDraws&, const std::vector<Count>& counts) {
+    return estimates_verdict(p.samples(), counts, nlohmann::json::object(), {{"pool creation", "-"}});
   }
   template <class Space, class Pool>
-  static Judge judge(const Problem& p, const Row&, const pi::Data<Space, Pool>& d) {
-    return Judge(p.samples(), {{"pool_creation_seconds", d.pool_seconds}},
-                 {{"pool creation", fmt::format("{:.2f} ms", d.pool_seconds * 1e3)}});
+  static exp::Verdict check(const Problem& p, const Row&, const pi::Data<Space, Pool>& d,
+                            const std::vector<Count>& counts) {
+    return estimates_verdict(p.samples(), counts, {{"pool_creation_seconds", d.pool_seconds}},
+                             {{"pool creation", fmt::format("{:.2f} ms", d.pool_seconds * 1e3)}});
   }
   template <class Space>
   static exp::Footprint footprint(const Size& s, const Told& told) {
@@ -145,12 +136,18 @@ std::vector<Spec::Row> rows() {
     pi::count_inside(d.exec, d.pool, d.streams, d.samples_per_stream, d.inside.value);
   };
   const std::string moves = "none (the states live in the space's memory; the count is read outside the clock)";
-  return {
-      {"mt19937", "one host thread, one std::mt19937_64 draw per point",
-       exp::on_host<Spec>([](auto& d) { return pi::host_count_inside(d.engine, d.samples); })},
-      {"xorshift64", moves, exp::on_spaces<Spec, XorShift64s>(count_inside), {pi::xorshift64_state_bytes}},
-      {"xorshift1024", moves, exp::on_spaces<Spec, XorShift1024s>(count_inside), {pi::xorshift1024_state_bytes}},
-  };
+  const auto draw = [](auto& h) { return pi::host_count_inside(h.engine, h.samples); };
+  const auto host =
+      Spec::Row{"mt19937", exp::on_host<Spec>(draw)}.moving("one host thread, one std::mt19937_64 draw per point");
+  return {host,
+          Spec::Row{"xorshift64", exp::on_spaces<Spec, XorShift64s>(count_inside)}
+              .moving(moves)
+              .telling(Spec::Told{pi::xorshift64_state_bytes})
+              .against(host),
+          Spec::Row{"xorshift1024", exp::on_spaces<Spec, XorShift1024s>(count_inside)}
+              .moving(moves)
+              .telling(Spec::Told{pi::xorshift1024_state_bytes})
+              .against(host)};
 }
 
 }  // namespace

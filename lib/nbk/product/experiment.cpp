@@ -4,8 +4,11 @@
 // to a relative 1e-12.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "nbk/core/exact_sum.hpp"
 #include "nbk/core/flop_count.hpp"
@@ -16,7 +19,7 @@
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
-#include "nbk/experiment/scalar_spec.hpp"
+#include "nbk/experiment/reduction.hpp"
 #include "nbk/product/kernels.hpp"
 
 namespace nbk::product {
@@ -58,54 +61,11 @@ struct Problem final : exp::Problem {
   }
 };
 
-// Every call's value, as the row tells it: the product (0 where the exact product underflows,
-// else within product_tolerance of the host's) or the sum of logarithms (within a relative
-// log_sum_tolerance of the exact one); the worst one is shown. Either way the host's own
-// product must agree with what its logarithm predicts.
-class Judge {
- public:
-  Judge(const Problem& p, bool log_sum) : p_(p), log_sum_(log_sum) {}
-  void record(double value) {
-    if (log_sum_) {
-      const double error = p_.log_sum != 0 ? std::fabs(value - p_.log_sum) / std::fabs(p_.log_sum) : std::fabs(value);
-      if (calls_++ == 0 || !(error <= worst_error_)) worst_ = value;
-      worst_error_ = std::max(worst_error_, std::isnan(error) ? INFINITY : error);
-      ok_ = ok_ && close_relative(value, p_.log_sum, log_sum_tolerance);
-      return;
-    }
-    const bool right = p_.underflows ? value == 0.0
-                                     : std::fabs(value - p_.product.value) <=
-                                           product::product_tolerance(p_.product.value, p_.size());
-    if (calls_++ == 0 || !right) worst_ = value;
-    ok_ = ok_ && right;
-  }
-  exp::Verdict verdict() const {
-    exp::Verdict v;
-    v.ok = ok_ && calls_ > 0 && !(p_.underflows && p_.product.value != 0.0);
-    v.summary = v.ok ? "ok" : "FAILED";
-    if (log_sum_) {
-      v.cells = {{"result", fmt::format("{:.15g}", worst_)}, {"rel. error", fmt::format("{:.1e}", worst_error_)}};
-      v.details = {{"log_sum", worst_}, {"log_sum_relative_error", worst_error_}};
-    } else {
-      v.cells = {{"result", worst_ == 0.0 ? std::string("0 (underflow)") : fmt::format("{:.6g}", worst_)}};
-      v.details = {{"product", worst_}};
-    }
-    return v;
-  }
-
- private:
-  const Problem& p_;
-  bool log_sum_;
-  double worst_ = 0, worst_error_ = 0;
-  int calls_ = 0;
-  bool ok_ = true;
-};
-
 struct Spec : exp::ScalarSpec<Spec, Problem> {
   struct Told {
     bool log_sum = false;  // the row's value is the sum of logarithms, not the product
+    static Told sum_of_logs() { return {true}; }
   };
-  using Row = exp::ScalarRow<Spec>;
   using Element = double;
   static constexpr bool first_call_loads_module = false;
 
@@ -116,9 +76,40 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     VendorReduce<Space> vendor;
   };
 
-  template <class D>
-  static Judge judge(const Problem& p, const Row& row, const D&) {
-    return Judge(p, row.told.log_sum);
+  // Every call's value, as the row tells it: the product (0 where the exact product underflows,
+  // else within product_tolerance of the host's) or the sum of logarithms (within a relative
+  // log_sum_tolerance of the exact one); the worst one is shown. Either way the host's own
+  // product must agree with what its logarithm predicts.
+  template <class Space>
+  static exp::Verdict check(const Problem& p, const Row& row, const Data<Space>&, const std::vector<double>& values) {
+    double worst = 0, worst_error = 0;
+    bool ok = !values.empty() && !(p.underflows && p.product.value != 0.0);
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      const double value = values[k];
+      if (row.told.log_sum) {
+        const double error = p.log_sum != 0 ? std::fabs(value - p.log_sum) / std::fabs(p.log_sum) : std::fabs(value);
+        if (k == 0 || !(error <= worst_error)) worst = value;
+        worst_error = std::max(worst_error, std::isnan(error) ? INFINITY : error);
+        ok = ok && close_relative(value, p.log_sum, log_sum_tolerance);
+        continue;
+      }
+      const bool right = p.underflows ? value == 0.0
+                                      : std::fabs(value - p.product.value) <=
+                                            product::product_tolerance(p.product.value, p.size());
+      if (k == 0 || !right) worst = value;
+      ok = ok && right;
+    }
+    exp::Verdict v;
+    v.ok = ok;
+    v.summary = v.ok ? "ok" : "FAILED";
+    if (row.told.log_sum) {
+      v.cells = {{"result", fmt::format("{:.15g}", worst)}, {"rel. error", fmt::format("{:.1e}", worst_error)}};
+      v.details = {{"log_sum", worst}, {"log_sum_relative_error", worst_error}};
+    } else {
+      v.cells = {{"result", worst == 0.0 ? std::string("0 (underflow)") : fmt::format("{:.6g}", worst)}};
+      v.details = {{"product", worst}};
+    }
+    return v;
   }
 };
 
@@ -128,18 +119,21 @@ Traffic log_sum_traffic(const Size& s) {
 }
 
 std::vector<Spec::Row> rows() {
-  using exp::Where;
   const std::string resident = "; data resident";
-  return {
-      {"prod", "parallel_reduce with Kokkos::Prod" + resident,
-       exp::on_spaces<Spec>([](auto& d) { return product::reduce_product(d.exec, d.x); }), {}, Where::every_space,
-       kokkos34_reduce_launch},
-      {"log-sum", "parallel_reduce of log x_i with Kokkos::Sum" + resident,
-       exp::on_spaces<Spec>([](auto& d) { return product::reduce_log_sum(d.exec, d.x); }), {true},
-       Where::every_space, kokkos34_reduce_launch, log_sum_traffic},
-      {"cub-prod", "cub::DeviceReduce::Reduce with a multiply, outside Kokkos" + resident,
-       exp::on_spaces<Spec>([](auto& d) { return d.vendor.product(d.x); }), {}, Where::vendor_spaces},
-  };
+  const auto prod = [](auto& d) { return product::reduce_product(d.exec, d.x); };
+  const auto log_sum = [](auto& d) { return product::reduce_log_sum(d.exec, d.x); };
+  const auto cub = [](auto& d) { return d.vendor.product(d.x); };
+  return {Spec::Row{"prod", exp::on_spaces<Spec>(prod)}
+              .moving("parallel_reduce with Kokkos::Prod" + resident)
+              .below_memcpy(kokkos34_reduce_launch),
+          Spec::Row{"log-sum", exp::on_spaces<Spec>(log_sum)}
+              .moving("parallel_reduce of log x_i with Kokkos::Sum" + resident)
+              .telling(Spec::Told::sum_of_logs())
+              .below_memcpy(kokkos34_reduce_launch)
+              .with_traffic(log_sum_traffic),
+          Spec::Row{"cub-prod", exp::on_spaces<Spec>(cub)}
+              .moving("cub::DeviceReduce::Reduce with a multiply, outside Kokkos" + resident)
+              .runs(exp::Where::vendor_spaces)};
 }
 
 void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& notes) {

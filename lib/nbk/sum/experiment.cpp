@@ -7,13 +7,15 @@
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "nbk/core/memory.hpp"
 #include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
-#include "nbk/experiment/scalar_spec.hpp"
+#include "nbk/experiment/reduction.hpp"
 #include "nbk/sum/kernels.hpp"
 #include "nbk/sum/reference.hpp"
 
@@ -64,15 +66,20 @@ struct Problem final : exp::Problem {
   }
 };
 
-// How a row reduces, as its judge reports it.
+// How a row reduces, as its check reports it.
 enum class Shape { kokkos, launch, tree, blocked, vendor };
 
 struct Spec : exp::ScalarSpec<Spec, Problem> {
   struct Told {
     Shape shape = Shape::kokkos;
     bool double_accumulator = false;
+    Told(Shape s = Shape::kokkos) : shape(s) {}  // NOLINT: implicit, `.telling(Shape::tree)`
+    static Told in_double() {
+      Told t;
+      t.double_accumulator = true;
+      return t;
+    }
   };
-  using Row = exp::ScalarRow<Spec>;
   using Element = float;
   static constexpr bool timed_with_transfers = true;  // the samples copied in first
 
@@ -94,14 +101,17 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     VendorReduce<Space> vendor;
   };
 
-  static sum::Judge judge(const Problem& p, const Row&, const HostData&) {
-    return {p.reference, false, "1 thread, in order"};
+  template <class Value>
+  static exp::Verdict check(const Problem& p, const Row&, const HostData&, const std::vector<Value>& values) {
+    return sum::accuracy_verdict(p.reference, false, "1 thread, in order", values);
   }
-  template <class Space>
-  static sum::Judge judge(const Problem& p, const Row& row, const Data<Space>& d) {
+  template <class Space, class Value>
+  static exp::Verdict check(const Problem& p, const Row& row, const Data<Space>& d, const std::vector<Value>& values) {
     const bool split = row.where == exp::Where::across_ranks;
-    return {p.reference, row.told.double_accumulator,
-            split ? "slices on " + std::to_string(ranks::count()) + " ranks" : d.shape(row.told.shape)};
+    return sum::accuracy_verdict(p.reference, row.told.double_accumulator,
+                                 split ? "slices on " + std::to_string(ranks::count()) + " ranks"
+                                       : d.shape(row.told.shape),
+                                 values);
   }
   // Across ranks: the partials added by MPI_Allreduce in the accumulator's type.
   static double all_ranks(double local, const Told& told) {
@@ -110,37 +120,49 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
 };
 
 std::vector<Spec::Row> rows() {
-  using exp::Where;
   const auto builtin = exp::on_spaces<Spec>([](auto& d) { return sum::builtin_sum(d.exec, d.x); });
   const auto accurate = exp::on_spaces<Spec>([](auto& d) { return sum::accurate_sum(d.exec, d.x); });
+  const auto host_loop = [](auto& h) { return sum::host_loop(h.problem.whole().host.data(), h.problem.size()); };
+  const auto tree_host = [](auto& d) { return d.tree.finish_on_host(d.x); };
+  const auto tree_device = [](auto& d) { return d.tree.finish_on_device(d.x); };
   const std::string resident = "; data resident";
   return {
-      {"host-loop", "one host thread, in index order, float accumulator, on the host array",
-       exp::on_host<Spec>([](auto& h) { return sum::host_loop(h.problem.whole().host.data(), h.problem.size()); })},
-      {"builtin",
-       "parallel_reduce with Kokkos' Sum, float accumulator (on a GPU a launch sized to the device, four 16-byte "
-       "loads in flight a thread)" + resident,
-       builtin, {Shape::launch}},
-      {"tree-host", "team-scratch halving tree, the partials copied to the host and added there" + resident,
-       exp::on_spaces<Spec>([](auto& d) { return d.tree.finish_on_host(d.x); }), {Shape::tree}},
-      {"tree-device", "the same tree, partials added by a second reduction on the space" + resident,
-       exp::on_spaces<Spec>([](auto& d) { return d.tree.finish_on_device(d.x); }), {Shape::tree}},
-      {"accurate", "parallel_reduce over the floats with a double accumulator" + resident, accurate,
-       {Shape::kokkos, true}, Where::every_space, kokkos34_reduce_launch},
+      Spec::Row{"host-loop", exp::on_host<Spec>(host_loop)}
+          .moving("one host thread, in index order, float accumulator, on the host array"),
+      Spec::Row{"builtin", builtin}
+          .moving("parallel_reduce with Kokkos' Sum, float accumulator (on a GPU a launch sized to the device, four "
+                  "16-byte loads in flight a thread)" + resident)
+          .telling(Shape::launch),
+      Spec::Row{"tree-host", exp::on_spaces<Spec>(tree_host)}
+          .moving("team-scratch halving tree, the partials copied to the host and added there" + resident)
+          .telling(Shape::tree),
+      Spec::Row{"tree-device", exp::on_spaces<Spec>(tree_device)}
+          .moving("the same tree, partials added by a second reduction on the space" + resident)
+          .telling(Shape::tree),
+      Spec::Row{"accurate", accurate}
+          .moving("parallel_reduce over the floats with a double accumulator" + resident)
+          .telling(Spec::Told::in_double())
+          .below_memcpy(kokkos34_reduce_launch),
       // A CPU sum: on a GPU one thread walking 1 KiB of contiguous floats breaks coalescing, and
       // the tree and the built-in reduction are the right shapes there.
-      {"blocked", "blocks of 1024 floats as 64 vectorized lanes, added pairwise; double across blocks" + resident,
-       exp::on_spaces<Spec>([](auto& d) { return sum::blocked_sum(d.exec, d.x); }), {Shape::blocked},
-       Where::cpu_spaces},
-      {"cub", "cub::DeviceReduce::Sum: the vendor's reduction, outside Kokkos" + resident,
-       exp::on_spaces<Spec>([](auto& d) { return d.vendor.sum(d.x); }), {Shape::vendor}, Where::vendor_spaces},
+      Spec::Row{"blocked", exp::on_spaces<Spec>([](auto& d) { return sum::blocked_sum(d.exec, d.x); })}
+          .moving("blocks of 1024 floats as 64 vectorized lanes, added pairwise; double across blocks" + resident)
+          .telling(Shape::blocked)
+          .runs(exp::Where::cpu_spaces),
+      Spec::Row{"cub", exp::on_spaces<Spec>([](auto& d) { return d.vendor.sum(d.x); })}
+          .moving("cub::DeviceReduce::Sum: the vendor's reduction, outside Kokkos" + resident)
+          .telling(Shape::vendor)
+          .runs(exp::Where::vendor_spaces),
       // Each rank reduces its slice on its space; MPI_Allreduce adds the partials (Spec::all_ranks).
-      {"ranks-builtin",
-       "parallel_reduce on each rank's slice, float accumulator; MPI_Allreduce of the float partials" + resident,
-       builtin, {Shape::launch}, Where::across_ranks},
-      {"ranks-accurate",
-       "the double accumulator on each rank's slice; MPI_Allreduce of the double partials" + resident, accurate,
-       {Shape::kokkos, true}, Where::across_ranks},
+      Spec::Row{"ranks-builtin", builtin}
+          .moving("parallel_reduce on each rank's slice, float accumulator; MPI_Allreduce of the float partials" +
+                  resident)
+          .telling(Shape::launch)
+          .runs(exp::Where::across_ranks),
+      Spec::Row{"ranks-accurate", accurate}
+          .moving("the double accumulator on each rank's slice; MPI_Allreduce of the double partials" + resident)
+          .telling(Spec::Told::in_double())
+          .runs(exp::Where::across_ranks),
   };
 }
 

@@ -1,12 +1,12 @@
 #pragma once
 // What every sum is checked against: the exact sum of the whole array and its scale, made on the
-// host from this rank's slice (collective under MPI ranks), and the judge that measures every
+// host from this rank's slice (collective under MPI ranks), and the verdict that measures every
 // call's result against them (the tolerance and the digits are accuracy.hpp's).
 #include <fmt/format.h>
 
 #include <cmath>
 #include <string>
-#include <utility>
+#include <vector>
 
 #include "nbk/core/compat.hpp"
 #include "nbk/core/exact_sum.hpp"
@@ -50,52 +50,40 @@ inline std::string digits_text(double digits) {
   return fmt::format("{:.1f}", digits);
 }
 
-// Every result of every call is measured against the exact sum; the worst one is reported.
-class Judge {
- public:
-  Judge(const Reference& reference, bool double_accumulator, std::string shape)
-      : reference_(reference),
-        u_(double_accumulator ? unit_roundoff<double>() : unit_roundoff<float>()),
-        accumulator_(double_accumulator ? "double" : "float"),
-        shape_(std::move(shape)) {}
-
-  void record(double value) {
-    const long double error = reference_.exact.error_of(value);
-    if (calls_ == 0) first_ = value;
-    if (calls_ > 0 && !(value == first_ || (std::isnan(value) && std::isnan(first_)))) reproducible_ = false;
-    if (calls_ == 0 || !(std::fabs(error) <= std::fabs(worst_error_))) {
-      worst_error_ = error;
-      worst_ = value;
+// Every result of every call measured against the exact sum; the worst one is reported. `shape`:
+// how the row reduced, for the JSON.
+template <class Value>
+exp::Verdict accuracy_verdict(const Reference& reference, bool double_accumulator, const std::string& shape,
+                              const std::vector<Value>& values) {
+  long double worst_error = 0;
+  double worst = 0;
+  bool reproducible = true;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const auto value = static_cast<double>(values[k]), first = static_cast<double>(values[0]);
+    const long double error = reference.exact.error_of(value);
+    if (k > 0 && !(value == first || (std::isnan(value) && std::isnan(first)))) reproducible = false;
+    if (k == 0 || !(std::fabs(error) <= std::fabs(worst_error))) {
+      worst_error = error;
+      worst = value;
     }
-    ++calls_;
   }
-
-  exp::Verdict verdict() const {
-    exp::Verdict v;
-    const double digits = correct_digits(worst_error_, reference_.value);
-    const double tolerance = sum_tolerance(reference_.scale, u_);
-    v.ok = calls_ > 0 && std::fabs(worst_error_) <= tolerance;
-    v.summary = std::string(v.ok ? "ok" : "FAILED") + (reproducible_ ? "" : " (varies)");
-    v.cells = {{"acc", accumulator_},
-               {"result", fmt::format("{:.{}f}", worst_, accumulator_ == "float" ? 4 : 10)},
-               {"error", fmt::format("{:+.2e}", static_cast<double>(worst_error_))},
-               {"digits", digits_text(digits)},
-               {"tolerance", fmt::format("{:.1e}", tolerance)}};
-    v.details = {{"accumulator", accumulator_},  {"shape", shape_},        {"result", worst_},
-                 {"error", static_cast<double>(worst_error_)}, {"tolerance", tolerance},
-                 {"reproducible", reproducible_}};
-    if (std::isfinite(digits)) v.details["digits"] = digits;
-    return v;
-  }
-
- private:
-  const Reference& reference_;
-  double u_;
-  std::string accumulator_, shape_;
-  int calls_ = 0;
-  double first_ = 0, worst_ = 0;
-  long double worst_error_ = 0;
-  bool reproducible_ = true;
-};
+  const std::string accumulator = double_accumulator ? "double" : "float";
+  const double digits = correct_digits(worst_error, reference.value);
+  const double tolerance =
+      sum_tolerance(reference.scale, double_accumulator ? unit_roundoff<double>() : unit_roundoff<float>());
+  exp::Verdict v;
+  v.ok = !values.empty() && std::fabs(worst_error) <= tolerance;
+  v.summary = std::string(v.ok ? "ok" : "FAILED") + (reproducible ? "" : " (varies)");
+  v.cells = {{"acc", accumulator},
+             {"result", fmt::format("{:.{}f}", worst, double_accumulator ? 10 : 4)},
+             {"error", fmt::format("{:+.2e}", static_cast<double>(worst_error))},
+             {"digits", digits_text(digits)},
+             {"tolerance", fmt::format("{:.1e}", tolerance)}};
+  v.details = {{"accumulator", accumulator},  {"shape", shape},          {"result", worst},
+               {"error", static_cast<double>(worst_error)}, {"tolerance", tolerance},
+               {"reproducible", reproducible}};
+  if (std::isfinite(digits)) v.details["digits"] = digits;
+  return v;
+}
 
 }  // namespace nbk::sum
