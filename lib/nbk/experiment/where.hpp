@@ -1,6 +1,5 @@
 #pragma once
-// Where a row of a statement's table runs: one vocabulary for every table shape (ScalarRow,
-// ArraysRow).
+// Where a row of a statement's table runs (exp::Row's runs(where), row.hpp).
 #include "nbk/core/compat.hpp"
 #include "nbk/ranks/ranks.hpp"
 
