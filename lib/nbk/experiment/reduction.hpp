@@ -14,7 +14,10 @@
 //                          Spec::Element per point)
 // A new reduction may keep the defaults: Data<Space> the Problem's array `x` in the space's memory
 // (Spec::Element, Spec::label), every call matching the Problem's `reference` exactly, and
-// scalar_experiment<Spec>(notes) for the traffic and a Problem(n, seed);
+// scalar_experiment<Spec>(notes): each call reads one Spec::Element a point (no bytes that scale
+// with the size where the Spec names no Element: a counter, a random pool), and the Problem made
+// as Problem(n, seed, notes) (one that prints prose of notes.md, formatted when it is made),
+// Problem(size, seed), Problem(n, seed), or Problem(n) (no random input: no --seed);
 // and optionally timed_with_transfers (also time the input copied in), first_call_loads_module
 // and all_ranks(local, told) (how the ranks' values of an across_ranks row combine).
 // A row's call is on_spaces<Spec>(f): f(data) on every space's Data, or on_host<Spec>(f): f on
@@ -216,13 +219,43 @@ bool ScalarSpec<Spec, ProblemType>::made_on(const Row& row) {
   return row.call.on_space[space_index<Space>(EnabledSpaces{})].make && runs_on<Space>(row.where, has_vendor<Space>);
 }
 
-// The experiment of a reduction over a Problem made as Problem(n, seed) from a size's element
-// count and the run's seed, each call reading one Spec::Element a point, before its sizes and
-// rows (the statement may still set any of it).
+namespace scalar_detail {
+template <class Spec, class = void>
+struct has_element : std::false_type {};
+template <class Spec>
+struct has_element<Spec, std::void_t<typename Spec::Element>> : std::true_type {};
+
+// What a call moves by default: one Spec::Element read a point, or nothing that scales with the size.
+template <class Spec>
+Traffic traffic_of(const Size& s) {
+  if constexpr (has_element<Spec>::value)
+    return read_traffic<typename Spec::Element>(s.elements());
+  else
+    return Traffic{};
+}
+}  // namespace scalar_detail
+
+// The experiment of a reduction with the defaults of this header's top comment: its traffic,
+// the Problem holding what a call moves, the Problem made from the size and the run's seed (the
+// statement may still set any of it).
 template <class Spec>
 Experiment scalar_experiment(const Notes& notes) {
-  return stated_over<typename Spec::Problem>(
-      notes, [](const Size& s) { return read_traffic<typename Spec::Element>(s.elements()); });
+  using P = typename Spec::Problem;
+  Experiment e = stated(notes);
+  e.seeded = !std::is_constructible_v<P, std::int64_t>;
+  e.traffic = scalar_detail::traffic_of<Spec>;
+  e.problem_bytes = [](const Size& s) { return scalar_detail::traffic_of<Spec>(s).total(); };
+  e.make_problem = [notes](const Size& s, const Settings& settings) {
+    if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t, const Notes&>)
+      return std::make_shared<P>(s.elements(), settings.seed, notes);
+    else if constexpr (std::is_constructible_v<P, const Size&, std::uint64_t>)
+      return std::make_shared<P>(s, settings.seed);
+    else if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t>)
+      return std::make_shared<P>(s.elements(), settings.seed);
+    else
+      return std::make_shared<P>(s.elements());
+  };
+  return e;
 }
 
 }  // namespace nbk::exp
