@@ -20,8 +20,10 @@ namespace {
 
 using exp::Size;
 
+// No random input: the Problem is its size alone (no --seed).
 struct Problem final : exp::Problem {
-  std::int64_t increments = 0;
+  explicit Problem(std::int64_t n) : increments(n) {}
+  std::int64_t increments;
   void describe(std::ostream& out) const override {
     out << fmt::format("{} increments of one 64-bit counter, which starts at 0 before every call\n", increments);
   }
@@ -89,17 +91,10 @@ std::vector<Spec::Row> rows() {
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::scalar_experiment<Spec>(notes);  // one counter: no bytes that scale with the size
   e.rate_in_elements = true;
   e.sizes = {Size{1000000}};
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{100003}};
-  e.traffic = [](const Size&) { return Traffic{}; };  // one counter: no bytes that scale with the size
-  e.problem_bytes = [](const Size&) { return std::uint64_t{0}; };
-  e.make_problem = [](const Size& s, const exp::Settings&) {
-    auto p = std::make_shared<Problem>();
-    p->increments = s.elements();
-    return p;
-  };
   exp::on_every_space(e, rows());
   return e;
 }

@@ -19,65 +19,13 @@
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/reduction.hpp"
 #include "nbk/pi/kernels.hpp"
+#include "nbk/pi/problem.hpp"
 
 namespace nbk::pi {
 
 namespace {
 
 using exp::Size;
-
-// Five standard errors: a correct generator misses it once in 1.7 million calls.
-inline constexpr double bound_in_errors = 5;
-
-struct Problem final : exp::Problem {
-  std::uint64_t seed = 0;
-  int streams = 0;
-  std::int64_t samples_per_stream = 0;
-  std::int64_t samples() const { return streams * samples_per_stream; }
-  void describe(std::ostream& out) const override {
-    out << fmt::format("pi from {} streams x {} points = {} points, seed {}; standard error {:.2e}\n", streams,
-                       samples_per_stream, samples(), seed, pi::standard_error(samples()));
-  }
-  nlohmann::json to_json() const override {
-    return {{"seed", seed}, {"streams", streams}, {"samples_per_stream", samples_per_stream},
-            {"standard_error", pi::standard_error(samples())}, {"bound_in_standard_errors", bound_in_errors}};
-  }
-};
-
-// Every call's estimate, judged against pi itself: the one reference no generator can share a
-// defect with. `details` and `cells`: what the verdict adds to the estimates (the pool's creation time).
-exp::Verdict estimates_verdict(std::int64_t samples, const std::vector<Count>& counts, nlohmann::json details,
-                               std::vector<std::pair<std::string, std::string>> cells) {
-  bool impossible = false;
-  std::int64_t calls = 0;
-  double first = 0, worst = 0;
-  for (const Count inside : counts) {
-    if (inside > static_cast<Count>(samples)) impossible = true;  // (unsigned: never below 0)
-    if (samples == 0) continue;
-    const double estimate = 4.0 * static_cast<double>(inside) / static_cast<double>(samples);
-    if (calls++ == 0) first = estimate;
-    worst = std::max(worst, std::abs(estimate - M_PI));
-  }
-  const double error = pi::standard_error(samples), bound = bound_in_errors * error;
-  exp::Verdict v;
-  v.ok = !impossible && worst <= bound;
-  v.summary = v.ok ? "ok" : impossible ? "FAILED (count out of range)"
-                                       : fmt::format("FAILED ({:.1f} standard errors off)", worst / error);
-  if (samples == 0) {
-    v.cells = {{"pi estimate", "-"}, {"error", "-"}, {"bound", "-"}};
-  } else {
-    v.cells = {{"pi estimate", fmt::format("{:.6f}", first)},
-               {"error", fmt::format("{:+.1e}", first - M_PI)},
-               {"bound", fmt::format("{:.1e}", bound)}};
-    details["estimate_first_call"] = first;
-    details["worst_error"] = worst;
-  }
-  v.cells.insert(v.cells.end(), cells.begin(), cells.end());
-  details["bound"] = bound;
-  details["calls"] = calls;
-  v.details = std::move(details);
-  return v;
-}
 
 // A pool of streams in the space's memory, and the count of points inside, which a call
 // leaves there.
@@ -153,10 +101,10 @@ std::vector<Spec::Row> rows() {
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  // The states stay put: no bytes scale with the points (the default where the Spec names no Element).
+  exp::Experiment e = exp::scalar_experiment<Spec>(notes);
   e.rank = 2;
   e.rate_in_elements = true;
-  e.seeded = true;
   e.repetitions = 3;
   // The document's 24 x 64 streams of 10,000 points; in a build with a GPU also 2^30 points in 2^17
   // streams (ours), sized to fill one, for the CPU-GPU comparison. A CPU alone gains nothing from it:
@@ -171,15 +119,6 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.refuse = [](const Size& s) {
     return s[0] > INT_MAX ? fmt::format("at most {} streams (a pool's states are counted in int)", INT_MAX)
                           : std::string();
-  };
-  e.traffic = [](const Size&) { return Traffic{}; };  // the states stay put; no bytes scale with the points
-  e.problem_bytes = [](const Size&) { return std::uint64_t{0}; };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
-    auto p = std::make_shared<Problem>();
-    p->seed = settings.seed;
-    p->streams = static_cast<int>(s[0]);
-    p->samples_per_stream = s[1];
-    return p;
   };
   exp::on_every_space(e, rows());
   return e;
