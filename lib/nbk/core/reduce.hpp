@@ -23,12 +23,4 @@ T reduce_into_host(const std::string& label, const Policy& policy, const Functor
   return result();
 }
 
-// Why a RangePolicy parallel_reduce stays short of memory bandwidth on a GPU with Kokkos 3.4
-// (Kokkos_Cuda_Parallel.hpp, ParallelReduce::local_block_size and execute): blocks of 256
-// threads and at most as many blocks as a block has threads. The launch-shape patch leaves
-// it alone; the first H100 record measured the built-in float sum at 62% of CUB's speed.
-inline constexpr const char* kokkos34_reduce_launch =
-    "Kokkos 3.4 launches a RangePolicy parallel_reduce on CUDA as at most 256 blocks of 256 threads "
-    "(a quarter of an H100's resident threads), too few loads in flight; CUB sizes its grid to the GPU";
-
 }  // namespace nbk

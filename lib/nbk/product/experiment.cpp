@@ -10,10 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "nbk/core/exact_sum.hpp"
 #include "nbk/core/flop_count.hpp"
-#include "nbk/core/memory.hpp"
-#include "nbk/core/random_data.hpp"
 #include "nbk/core/vendor_reduce.hpp"
 #include "nbk/core/verify.hpp"
 #include "nbk/experiment/experiment.hpp"
@@ -21,45 +18,13 @@
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/reduction.hpp"
 #include "nbk/product/kernels.hpp"
+#include "nbk/product/problem.hpp"
 
 namespace nbk::product {
 
 namespace {
 
 using exp::Size;
-
-inline constexpr double log_sum_tolerance = 1e-12;  // relative
-
-struct Problem final : exp::Problem {
-  exp::Prose<3> underflow_text;  // notes.md, section "## When the product underflows"
-  std::uint64_t seed = 0;
-  Kokkos::View<double*, Kokkos::HostSpace> host;
-  product::HostProduct product;  // in index order, in double
-  double log_sum = 0;            // exact sum of the host's std::log values, rounded once
-  bool underflows = false;       // the exact product rounds to zero in double
-
-  std::int64_t size() const { return static_cast<std::int64_t>(host.extent(0)); }
-  void describe(std::ostream& out) const override {
-    out << fmt::format("product of {} float64 samples of U[0,1), seed {} ({})\n", size(), seed,
-                       format_bytes(static_cast<std::uint64_t>(size()) * sizeof(double)));
-    out << fmt::format("sum of log x_i (host std::log, summed exactly) = {:.15g}, so the product is about 10^{:.0f}\n",
-                       log_sum, std::floor(log_sum / std::log(10.0)));
-    if (underflows)
-      out << underflow_text(product::log_smallest_double(), product.zero_at, size());
-    else
-      out << fmt::format("The product is representable: host product = {:.17g}.\n", product.value);
-  }
-  nlohmann::json to_json() const override {
-    return {{"element_type", "float64"},
-            {"distribution", "U[0,1), 53 random bits from std::mt19937_64 blocks"},
-            {"seed", seed},
-            {"host_product", product.value},
-            {"host_product_zero_at", product.zero_at},
-            {"log_sum_reference", log_sum},
-            {"underflows", underflows},
-            {"log_sum_tolerance", log_sum_tolerance}};
-  }
-};
 
 struct Spec : exp::ScalarSpec<Spec, Problem> {
   struct Told {
@@ -124,12 +89,10 @@ std::vector<Spec::Row> rows() {
   const auto log_sum = [](auto& d) { return product::reduce_log_sum(d.exec, d.x); };
   const auto cub = [](auto& d) { return d.vendor.product(d.x); };
   return {Spec::Row{"prod", exp::on_spaces<Spec>(prod)}
-              .moving("parallel_reduce with Kokkos::Prod" + resident)
-              .below_memcpy(kokkos34_reduce_launch),
+              .moving("parallel_reduce with Kokkos::Prod" + resident),
           Spec::Row{"log-sum", exp::on_spaces<Spec>(log_sum)}
               .moving("parallel_reduce of log x_i with Kokkos::Sum" + resident)
               .telling(Spec::Told::sum_of_logs())
-              .below_memcpy(kokkos34_reduce_launch)
               .with_traffic(log_sum_traffic),
           Spec::Row{"cub-prod", exp::on_spaces<Spec>(cub)}
               .moving("cub::DeviceReduce::Reduce with a multiply, outside Kokkos" + resident)
@@ -146,24 +109,9 @@ void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& n
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::scalar_experiment<Spec>(notes);
   e.sizes = {Size{4000000}};
   e.test_sizes = {Size{0}, Size{1}, Size{300}, Size{100003}};
-  e.seeded = true;
-  e.traffic = [](const Size& s) { return read_traffic<double>(s.elements()); };
-  e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(double); };
-  e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
-    auto p = std::make_shared<Problem>();
-    p->underflow_text = NBK_PROSE(notes.section, "## When the product underflows");
-    p->seed = settings.seed;
-    p->host = uniform_doubles(s.elements(), settings.seed);
-    p->product = product::host_product(p->host.data(), p->size());
-    ExactSum logs;
-    for (std::int64_t i = 0; i < p->size(); ++i) logs.add(std::log(p->host(i)));
-    p->log_sum = static_cast<double>(logs.value());
-    p->underflows = product::product_underflows(p->log_sum);
-    return p;
-  };
   exp::on_every_space(e, rows());
   e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };
   return e;

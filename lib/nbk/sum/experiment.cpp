@@ -6,17 +6,15 @@
 
 #include <cmath>
 #include <ostream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "nbk/core/memory.hpp"
-#include "nbk/core/random_data.hpp"
 #include "nbk/experiment/experiment.hpp"
 #include "nbk/experiment/notes.hpp"
 #include "notes_outline.hpp"  // generated from notes.md (lib/CMakeLists.txt)
 #include "nbk/experiment/reduction.hpp"
 #include "nbk/sum/kernels.hpp"
+#include "nbk/sum/problem.hpp"
 #include "nbk/sum/reference.hpp"
 
 namespace nbk::sum {
@@ -24,47 +22,6 @@ namespace nbk::sum {
 namespace {
 
 using exp::Size;
-
-// The samples of this process: under MPI ranks, only this rank's slice of the array (each
-// rank draws its own from the seed, so memory shrinks with ranks), on one process all of it.
-// The exact sum and the scale are the whole array's on every rank.
-struct Problem final : exp::Problem {
-  exp::Prose<2> ranks_text;  // notes.md, section "## Input under MPI": the ranks and the largest slice
-  std::uint64_t seed = 0;
-  Index total = 0;      // samples in the whole array
-  ranks::Slice slice;   // this rank's part of it
-  Kokkos::View<float*, Kokkos::HostSpace> host;  // the slice's samples
-  sum::Reference reference;
-
-  Index size() const { return total; }
-  // The one-process variants need every sample (under MPI they run only on one rank).
-  const Problem& whole() const {
-    if (slice.size() != total) throw std::logic_error("nbk-sum: a one-process variant given one rank's slice");
-    return *this;
-  }
-  void describe(std::ostream& out) const override {
-    const auto exact_value = static_cast<double>(reference.value);
-    const SumScale& scale = reference.scale;
-    out << fmt::format("sum of {} float32 samples of N(0,1), seed {} ({})\n", size(), seed,
-                       format_bytes(static_cast<std::uint64_t>(size()) * sizeof(float)));
-    if (const int count = ranks::count(); count > 1) {
-      const auto largest = static_cast<std::uint64_t>(ranks::slice_of(total, 0, count).size()) * sizeof(float);
-      out << ranks_text(count, format_bytes(largest));
-    }
-    out << fmt::format("exact sum (integer fixed-point accumulator on the host): {:.15g}\n", exact_value);
-    out << fmt::format("sum |x| = {:.6g}; largest |prefix sum| = {:.6g}; condition number sum|x| / |sum| = {:.3g}\n",
-                       scale.sum_abs, scale.max_prefix,
-                       exact_value != 0 ? scale.sum_abs / std::fabs(exact_value) : INFINITY);
-  }
-  nlohmann::json to_json() const override {
-    return {{"element_type", "float32"},
-            {"distribution", "N(0,1), Marsaglia polar method on std::mt19937_64 blocks"},
-            {"seed", seed},
-            {"exact_sum", static_cast<double>(reference.value)},
-            {"sum_abs", reference.scale.sum_abs},
-            {"max_abs_prefix_sum", reference.scale.max_prefix}};
-  }
-};
 
 // How a row reduces, as its check reports it.
 enum class Shape { kokkos, launch, tree, blocked, vendor };
@@ -141,8 +98,7 @@ std::vector<Spec::Row> rows() {
           .telling(Shape::tree),
       Spec::Row{"accurate", accurate}
           .moving("parallel_reduce over the floats with a double accumulator" + resident)
-          .telling(Spec::Told::in_double())
-          .below_memcpy(kokkos34_reduce_launch),
+          .telling(Spec::Told::in_double()),
       // A CPU sum: on a GPU one thread walking 1 KiB of contiguous floats breaks coalescing, and
       // the tree and the built-in reduction are the right shapes there.
       Spec::Row{"blocked", exp::on_spaces<Spec>([](auto& d) { return sum::blocked_sum(d.exec, d.x); })}
@@ -179,23 +135,11 @@ void explain(std::ostream& out, const exp::Problem& problem, const exp::Notes& n
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::scalar_experiment<Spec>(notes);
   e.sizes = {Size{(std::int64_t{1} << 27) - 157}};
   e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{255}, Size{257}, Size{100003}};
-  e.seeded = true;
-  e.traffic = [](const Size& s) { return read_traffic<float>(s.elements()); };
-  e.problem_bytes = [](const Size& s) {
+  e.problem_bytes = [](const Size& s) {  // this rank's slice
     return static_cast<std::uint64_t>(ranks::my_slice(s.elements()).size()) * sizeof(float);
-  };
-  e.make_problem = [notes](const Size& s, const exp::Settings& settings) {
-    auto p = std::make_shared<Problem>();
-    p->ranks_text = NBK_PROSE(notes.section, "## Input under MPI");
-    p->seed = settings.seed;
-    p->total = s.elements();
-    p->slice = ranks::my_slice(p->total);
-    p->host = standard_normal_floats(p->slice.begin, p->slice.end, settings.seed);
-    p->reference = sum::reference_of(p->host.data(), p->slice.size(), p->total);
-    return p;
   };
   exp::on_every_space(e, rows());
   e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };

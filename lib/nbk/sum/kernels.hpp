@@ -50,8 +50,11 @@ inline float host_loop(const float* x, Index n) {
 // the elements, Kokkos' own launch. GPU code: a launch sized to the device, as CUB sizes its
 // own (notes.md, "Speed."): one wave of teams filling every SM, each thread a grid-stride
 // loop over 16-byte packs with four independent loads in flight and its own register sum, one
-// partial a thread added by Kokkos' reduction. Kokkos 3.4 launches a RangePolicy reduction as at
-// most 256 x 256 threads (kokkos34_reduce_launch), a quarter of an H100's resident threads.
+// partial a thread added by Kokkos' reduction. Kokkos 3.4 launches a RangePolicy reduction on
+// CUDA as at most 256 blocks of 256 threads (Kokkos_Cuda_Parallel.hpp, ParallelReduce's
+// local_block_size and execute; the launch-shape patch leaves it alone), a quarter of an H100's
+// resident threads: the first H100 record had the built-in float sum at 62% of CUB's speed. The
+// rows that keep that launch say so in notes.md ("## Below memcpy").
 
 // What the launch needs to know of the GPU, read from it at run time (device_shape).
 struct DeviceShape {
