@@ -21,6 +21,7 @@ using exp::Size;
 
 // Nothing is shared between the methods: each makes its own array of zeros.
 struct Problem final : exp::Problem {
+  explicit Problem(std::int64_t elements) : n(elements) {}
   std::int64_t n = 0;
   void describe(std::ostream& out) const override {
     out << fmt::format("add one to {} int32 elements ({}); every element checked after every call\n", n,
@@ -33,6 +34,7 @@ struct Problem final : exp::Problem {
 struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* first_call = "module load (and PTX JIT where the build has no code for this GPU)";
   static constexpr bool timed_with_transfers = false;  // a call is what the method moves
+  static Traffic traffic(const Size& s) { return read_modify_write_traffic<add_one::Element>(s.elements()); }
   // The array in the space's memory, and a host copy to check it (a host space checks in place).
   template <class Space>
   static exp::Footprint footprint(const Size& s, const Told&) {
@@ -83,18 +85,13 @@ std::vector<Row> table() {
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::arrays_experiment<Spec>(notes);
+  e.problem_bytes = nullptr;  // the Problem holds no array: each method makes its own
   e.sizes = {Size{std::int64_t{1} << 31}};
   e.test_sizes = {Size{0}, Size{1}, Size{3}, Size{1001}, Size{65537}};
   e.bench_sizes = {Size{std::int64_t{1} << 20}, Size{std::int64_t{1} << 26}};
   e.repetitions = 1;  // the document times a first and a second call
-  e.traffic = [](const Size& s) { return read_modify_write_traffic<add_one::Element>(s.elements()); };
   e.in_place = true;  // a[i] += 1: judged by the in-place probe
-  e.make_problem = [](const Size& s, const exp::Settings&) {
-    auto p = std::make_shared<Problem>();
-    p->n = s.elements();
-    return p;
-  };
   exp::on_every_space(e, table());
   if (ranks::enabled) e.notes += "\n" + notes.section(NBK_HEADING("## Notes under MPI"));
   return e;

@@ -3,18 +3,22 @@
 // product, add-one's array), stated as a spec and a table of rows (row.hpp). A workload writes one
 // struct Spec deriving from ArraysSpec<Spec, Problem> with
 //   label                  the prefix of its arrays' labels ("nbk::<workload>")
-//   inputs_moved, output_moved  what a call with transfers copies in and out, in words
+//   in_words, out_words  what a call with transfers copies in and out, in words
 //   Told                   what a row tells its data and its check besides the Problem (a bin
 //                          count, an accumulator, ...)
 //   check(p, row, out)     the verdict on the output, a host array (the space's output read back,
 //                          or the host row's own)
-// and optionally first_call (what a row's first call on a device pays), timed_with_transfers
+// and optionally traffic(size) (what a call reads and writes: by default x read, the output
+// written), first_call (what a row's first call on a device pays), timed_with_transfers
 // (whether a device row is also timed with its copies) and has_vendor<Space> (the spaces of
 // Where::vendor_spaces), and its data templates: a Data<Space> is what a row's calls work on in
 // Space's memory, made from (Problem, row) with the case (never timed): `out`, the output the calls
 // write (allocated by the workload, since its shape is the workload's), static inputs(p), the
-// Problem's host arrays copied in, and static footprint(s, told), what the row's case holds. A
-// host row's data is the same without the inputs: `out`, a host array, and footprint(s, told).
+// Problem's host arrays copied in, and optionally static footprint(s, told), what the row's case
+// holds. A host row's data is the same without the inputs: `out`, a host array, and optionally
+// footprint(s, told). A Data without footprint holds what a call moves: its inputs are what the
+// row's traffic reads (the row's own, else Spec::traffic), its output what it writes, and an
+// ArraysCase holds them as arrays_case_footprint says; a HostData, the output alone.
 // A row's call is one of on_spaces<Spec, Data>(f): f(exec, in, data) on every space, `in` the
 // inputs in the space's memory (on_spaces<Spec, Data, Where::...>(f): only where that holds, the
 // call made nowhere else: a vendor library's, a device's transfers); cases_on<Spec, CaseOn>(args...):
@@ -57,8 +61,7 @@ struct ArraysSpec {
   using Problem = ProblemType;
   using Row = exp::Row<Spec>;
   struct Told {};
-  static constexpr const char* inputs_moved = "";
-  static constexpr const char* output_moved = "";
+  static constexpr const char *in_words = "", *out_words = "";
   static constexpr const char* first_call = "module load";
   static constexpr bool timed_with_transfers = true;
   template <class Space>
@@ -80,6 +83,11 @@ struct ArraysSpec {
   // element per element of the size (output_length), of the type of the Problem's `reference`,
   // which every element must match exactly.
   static std::int64_t output_length(const Size& s) { return s.elements(); }
+  static Traffic traffic(const Size& s) {
+    return {static_cast<std::uint64_t>(s.elements()) * sizeof(typename decltype(ProblemType::x)::value_type),
+            static_cast<std::uint64_t>(Spec::output_length(s)) *
+                sizeof(typename decltype(ProblemType::reference)::value_type)};
+  }
   template <class Space>
   struct Data {
     using Out = Kokkos::View<typename decltype(ProblemType::reference)::value_type*, typename Space::memory_space>;
@@ -108,6 +116,31 @@ struct ArraysSpec {
 };
 
 namespace arrays_detail {
+// A data type's footprint(size, told), or none where it has none (what a call moves, below).
+template <class Data, class = void>
+struct has_footprint : std::false_type {};
+template <class Data>
+struct has_footprint<Data, std::void_t<decltype(&Data::footprint)>> : std::true_type {};
+template <class Spec, class Data>
+typename Call<Spec>::Holds footprint_of() {
+  if constexpr (has_footprint<Data>::value) return &Data::footprint;
+  return nullptr;
+}
+
+// What a row's case holds: its data's footprint(size, told), else what a call moves (the row's
+// traffic, else the Spec's): the inputs it reads and the output it writes, in an ArraysCase on
+// a space, the output alone on one host thread.
+template <class Spec, class Space>
+std::function<Footprint(const Size&)> holds(const typename Call<Spec>::On& on, const Row<Spec>& row, bool host_row) {
+  if (on.footprint) return [f = on.footprint, told = row.told](const Size& s) { return f(s, told); };
+  std::function<Traffic(const Size&)> moved = row.traffic;
+  if (!moved) moved = &Spec::traffic;
+  return [moved, host_row](const Size& s) {
+    const Traffic t = moved(s);
+    return host_row ? Footprint{t.bytes_written, 0} : arrays_case_footprint<Space>(t.bytes_read, t.bytes_written);
+  };
+}
+
 template <class Spec, template <class> class Data, class Space, class F>
 typename Call<Spec>::Make case_maker(F call) {
   return [call](const typename Spec::Problem& p, const Size&, const Row<Spec>& row) -> std::unique_ptr<Case> {
@@ -133,7 +166,7 @@ Variant host_variant(const Row<Spec>& row) {
   Variant v{row.name};
   v.space = "host";
   take_row_fields(v, row, "host", false);
-  v.footprint = [f = row.call.host.footprint, told = row.told](const Size& s) { return f(s, told); };
+  v.footprint = holds<Spec, Kokkos::DefaultHostExecutionSpace>(row.call.host, row, true);
   v.make = exp::maker<typename Spec::Problem>([row](const typename Spec::Problem& p, const Size& s) {
     return row.call.host.make(p, s, row);
   });
@@ -145,11 +178,11 @@ template <class Spec, class Space>
 Variant variant_on(const Row<Spec>& row) {
   const auto& on = row.call.on_space[space_index<Space>(EnabledSpaces{})];
   const bool device = is_device_space_v<Space>;
-  Variant v = arrays_variant<Space>(row.name, Spec::inputs_moved, Spec::output_moved);
+  Variant v = arrays_variant<Space>(row.name, Spec::in_words, Spec::out_words);
   v.first_call = device ? Spec::first_call : "";
   v.timed_with_transfers = device && Spec::timed_with_transfers;
   take_row_fields(v, row, space_name<Space>(), device);
-  v.footprint = [f = on.footprint, told = row.told](const Size& s) { return f(s, told); };
+  v.footprint = holds<Spec, Space>(on, row, false);
   v.make = exp::maker<typename Spec::Problem>([row, make = on.make](const typename Spec::Problem& p, const Size& s) {
     return make(p, s, row);
   });
@@ -183,14 +216,15 @@ bool ArraysSpec<Spec, ProblemType>::made_on(const Row& row) {
 template <class Spec, class ProblemType>
 template <class Space, template <class> class Data, class F>
 auto ArraysSpec<Spec, ProblemType>::call_on(F call) {
-  return typename Call<Spec>::On{arrays_detail::case_maker<Spec, Data, Space>(call), &Data<Space>::footprint};
+  return typename Call<Spec>::On{arrays_detail::case_maker<Spec, Data, Space>(call),
+                                 arrays_detail::footprint_of<Spec, Data<Space>>()};
 }
 
 template <class Spec, class ProblemType>
 template <class HostData, class F>
 auto ArraysSpec<Spec, ProblemType>::host_call(F call) {
   typename Call<Spec>::On on;
-  on.footprint = &HostData::footprint;
+  on.footprint = arrays_detail::footprint_of<Spec, HostData>();
   on.make = [call](const ProblemType& p, const Size&, const Row& row) -> std::unique_ptr<Case> {
     auto data = std::make_shared<HostData>(p, row);
     using Out = decltype(data->out);
@@ -219,17 +253,26 @@ Call<Spec> cases_on(Args... args) {
   return c;
 }
 
-// The experiment of a workload that keeps ArraysSpec's defaults, over a Problem made as
-// Problem(n, seed) from a size's element count and the run's seed, before its sizes and rows:
-// a call reads x and writes the output once.
+// The experiment of a workload over a Problem made as Problem(size, seed) where it has that
+// constructor, else Problem(n, seed) from a size's element count and the run's seed, else
+// Problem(n) (no random input: no --seed), a call moving Spec::traffic (by default x read, the
+// output written once) and the Problem holding as much, before its sizes and rows.
 template <class Spec>
 Experiment arrays_experiment(const Notes& notes) {
-  using Problem = typename Spec::Problem;
-  return stated_over<Problem>(notes, [](const Size& s) {
-    return Traffic{static_cast<std::uint64_t>(s.elements()) * sizeof(typename decltype(Problem::x)::value_type),
-                   static_cast<std::uint64_t>(Spec::output_length(s)) *
-                       sizeof(typename decltype(Problem::reference)::value_type)};
-  });
+  using P = typename Spec::Problem;
+  Experiment e = stated(notes);
+  e.seeded = !std::is_constructible_v<P, std::int64_t>;
+  e.traffic = &Spec::traffic;
+  e.problem_bytes = [](const Size& s) { return Spec::traffic(s).total(); };
+  e.make_problem = [](const Size& s, const Settings& settings) {
+    if constexpr (std::is_constructible_v<P, const Size&, std::uint64_t>)
+      return std::make_shared<P>(s, settings.seed);
+    else if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t>)
+      return std::make_shared<P>(s.elements(), settings.seed);
+    else
+      return std::make_shared<P>(s.elements());
+  };
+  return e;
 }
 
 }  // namespace nbk::exp

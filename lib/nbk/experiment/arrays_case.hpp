@@ -42,18 +42,22 @@ using nbk::allocate;  // nbk/core/allocate.hpp: uninitialized, on huge pages in 
 // and pass unseen. The View is unmanaged and has no label; `allocation` frees the memory.
 template <class View>
 struct BareAllocation {
+  BareAllocation() = default;  // none: `view` may be set to a View of Kokkos'
+  BareAllocation(const std::string& label, std::size_t n) {
+    using Memory = typename View::memory_space;
+    using T = typename View::non_const_value_type;
+    const std::size_t bytes = (n > 0 ? n : 1) * sizeof(T);
+    void* p = Memory().allocate(label.c_str(), bytes);
+    allocation = std::shared_ptr<void>(p, [label, bytes](void* q) { Memory().deallocate(label.c_str(), q, bytes); });
+    view = View(static_cast<T*>(p), n);
+  }
   View view;
   std::shared_ptr<void> allocation;
 };
 
 template <class View>
 BareAllocation<View> bare_allocation(const std::string& label, std::size_t n) {
-  using Memory = typename View::memory_space;
-  using T = typename View::non_const_value_type;
-  const std::size_t bytes = (n > 0 ? n : 1) * sizeof(T);
-  void* p = Memory().allocate(label.c_str(), bytes);
-  std::shared_ptr<void> allocation(p, [label, bytes](void* q) { Memory().deallocate(label.c_str(), q, bytes); });
-  return {View(static_cast<T*>(p), n), std::move(allocation)};
+  return BareAllocation<View>(label, n);
 }
 
 template <class Space, class HostIn, std::size_t Inputs, class Out>

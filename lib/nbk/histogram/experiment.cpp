@@ -31,6 +31,20 @@ using HostHistogram = Kokkos::View<Count*, Kokkos::HostSpace>;
 inline constexpr int bin_counts[] = {1, 16, 100, 4096};
 
 struct Problem final : exp::Problem {
+  Problem(std::int64_t n, std::uint64_t seed_) : seed(seed_), x(standard_normal_floats(n, seed_)) {
+    // The references: a loop of their own over the View, not histogram::host_histogram (the
+    // host rows' code); the bin is the kernels' definition, float arithmetic included.
+    for (const int bins : bin_counts) {
+      const Bins range{-4, 4, bins};
+      const float per_unit = static_cast<float>(bins) / (range.xmax - range.xmin);
+      std::vector<Count> reference(static_cast<std::size_t>(bins), 0);
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (!(x(i) >= range.xmin && x(i) < range.xmax)) continue;
+        reference[static_cast<std::size_t>(std::min(static_cast<int>((x(i) - range.xmin) * per_unit), bins - 1))] += 1;
+      }
+      references[bins] = std::move(reference);
+    }
+  }
   std::uint64_t seed = 0;
   Samples x;
   std::map<int, std::vector<Count>> references;  // by bin count, by one host thread
@@ -53,8 +67,8 @@ using Counts = histogram::Histogram<typename Space::memory_space>;
 
 struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* label = "nbk::histogram";
-  static constexpr const char* inputs_moved = "x";
-  static constexpr const char* output_moved = "the counts";
+  static constexpr const char *in_words = "x", *out_words = "the counts";
+  static Traffic traffic(const Size& s) { return read_traffic<float>(s.elements()); }  // the counts are a few KiB
   struct Told {
     int bins = 0;
     Told(int bin_count = 0) : bins(bin_count) {}  // NOLINT: implicit, `.telling(bins)`
@@ -69,15 +83,12 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
       // the View by its label, which only Kokkos' allocations carry.
       const char* label = "nbk::histogram::counts";
       if (row.injected_bug && is_device_space_v<Space>)
-        bare = exp::bare_allocation<Counts<Space>>(label, row.told.bins);
+        bare = exp::BareAllocation<Counts<Space>>(label, row.told.bins);
       else
         bare.view = allocate<Counts<Space>>(label, row.told.bins);
       out = bare.view;
     }
     static std::array<Samples, 1> inputs(const Problem& p) { return {p.x}; }
-    static exp::Footprint footprint(const Size& s, const Told&) {
-      return exp::arrays_of<Space, float>(1)(s);  // x (the counts are a few KiB)
-    }
     Bins bins;
     exp::BareAllocation<Counts<Space>> bare;  // owns the counts where they are a bare allocation
     Counts<Space> out;
@@ -91,7 +102,6 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   };
   struct HostData {
     HostData(const Problem&, const Row& row) : bins{-4, 4, row.told.bins}, out("nbk::histogram::counts", bins.count) {}
-    static exp::Footprint footprint(const Size&, const Told&) { return {}; }
     Bins bins;
     HostHistogram out;
   };
@@ -153,32 +163,10 @@ std::vector<Spec::Row> rows() {
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::arrays_experiment<Spec>(notes);
   e.rate_in_elements = true;
   e.sizes = {Size{10000000}};
   e.test_sizes = {Size{0}, Size{1}, Size{1000}, Size{65537}, Size{200003}};
-  e.seeded = true;
-  e.traffic = [](const Size& s) { return read_traffic<float>(s.elements()); };
-  e.problem_bytes = [](const Size& s) { return static_cast<std::uint64_t>(s.elements()) * sizeof(float); };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
-    auto p = std::make_shared<Problem>();
-    p->seed = settings.seed;
-    p->x = standard_normal_floats(s.elements(), settings.seed);
-    // The references: a loop of their own over the View, not histogram::host_histogram (the
-    // host rows' code); the bin is the kernels' definition, float arithmetic included.
-    for (const int bins : bin_counts) {
-      const Bins range{-4, 4, bins};
-      const float per_unit = static_cast<float>(bins) / (range.xmax - range.xmin);
-      std::vector<Count> reference(static_cast<std::size_t>(bins), 0);
-      for (std::int64_t i = 0; i < s.elements(); ++i) {
-        const float x = p->x(i);
-        if (!(x >= range.xmin && x < range.xmax)) continue;
-        reference[static_cast<std::size_t>(std::min(static_cast<int>((x - range.xmin) * per_unit), bins - 1))] += 1;
-      }
-      p->references[bins] = std::move(reference);
-    }
-    return p;
-  };
   exp::on_every_space(e, rows());
   return e;
 }

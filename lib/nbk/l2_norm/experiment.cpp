@@ -30,6 +30,26 @@ using HostNorms = Kokkos::View<float*, Kokkos::HostSpace>;
 inline constexpr std::int64_t printed_rows = 10;
 
 struct Problem final : exp::Problem {
+  Problem(const Size& s, std::uint64_t seed_)
+      : size(s), seed(seed_), a(allocate<HostMatrix>("nbk::l2_norm::a", s[0], s[1])),
+        norms(static_cast<std::size_t>(s[0])) {
+    if (unit_circle()) {
+      const auto t = uniform_doubles(s[0], seed);
+      const double pi = 3.14159265358979323846;
+      for (std::int64_t i = 0; i < s[0]; ++i) {
+        const double angle = -pi + 2 * pi * t(i);  // np.random.uniform(-np.pi, np.pi)
+        a(i, 0) = static_cast<float>(std::cos(angle));
+        a(i, 1) = static_cast<float>(std::sin(angle));
+      }
+    } else {
+      fill_standard_normal(a.data(), s.elements(), seed);
+    }
+    for (std::int64_t i = 0; i < s[0]; ++i) {
+      long double acc = 0;  // not the kernels' double: a reference of its own
+      for (std::int64_t j = 0; j < s[1]; ++j) acc += static_cast<long double>(a(i, j)) * a(i, j);
+      norms[static_cast<std::size_t>(i)] = static_cast<double>(std::sqrt(acc));
+    }
+  }
   Size size;
   std::uint64_t seed = 0;
   HostMatrix a;
@@ -64,16 +84,14 @@ double tolerance_in_u(std::int64_t columns, bool float_acc) {
   return float_acc ? static_cast<double>(columns) + 1.5 : 2.0;
 }
 
-// Read the rows once, write a norm per row; a multiply and an add per component, and a sqrt.
-Traffic traffic(const Size& s) {
-  return {static_cast<std::uint64_t>(s.elements()) * sizeof(float), static_cast<std::uint64_t>(s[0]) * sizeof(float),
-          2 * static_cast<std::uint64_t>(s.elements())};
-}
-
 struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* label = "nbk::l2_norm";
-  static constexpr const char* inputs_moved = "the rows";
-  static constexpr const char* output_moved = "the norms";
+  static constexpr const char *in_words = "the rows", *out_words = "the norms";
+  // Read the rows once, write a norm per row; a multiply and an add per component, and a sqrt.
+  static Traffic traffic(const Size& s) {
+    return {static_cast<std::uint64_t>(s.elements()) * sizeof(float), static_cast<std::uint64_t>(s[0]) * sizeof(float),
+            2 * static_cast<std::uint64_t>(s.elements())};
+  }
   struct Told {
     bool float_acc = false;  // the squares added in float, not double
     static Told in_float() {
@@ -89,17 +107,10 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
     using Out = Kokkos::View<float*, typename Space::memory_space>;
     Data(const Problem& p, const Row&) : out(allocate<Out>("nbk::l2_norm::per_row", p.rows())) {}
     static std::array<HostMatrix, 1> inputs(const Problem& p) { return {p.a}; }
-    static exp::Footprint footprint(const Size& s, const Told&) {
-      return exp::arrays_case_footprint<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(float),
-                                               static_cast<std::uint64_t>(s[0]) * sizeof(float));
-    }
     Out out;
   };
   struct HostData {
     HostData(const Problem& p, const Row&) : out("nbk::l2_norm::norms", p.rows()) {}
-    static exp::Footprint footprint(const Size& s, const Told&) {
-      return {static_cast<std::uint64_t>(s[0]) * sizeof(float), 0};
-    }
     HostNorms out;
   };
 
@@ -129,39 +140,13 @@ std::vector<Spec::Row> rows() {
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::arrays_experiment<Spec>(notes);
   e.rank = 2;
   e.sizes = {Size{10, 2}, Size{1000000, 3}};
   e.test_sizes = {Size{0, 3}, Size{4, 0}, Size{1, 1}, Size{10, 2}, Size{1001, 3}, Size{3, 1025}};
   e.bench_sizes = {Size{1000000, 3}};
-  e.seeded = true;
-  e.traffic = traffic;
-  e.problem_bytes = [](const Size& s) {
+  e.problem_bytes = [](const Size& s) {  // the rows, and their norms in double
     return static_cast<std::uint64_t>(s.elements()) * sizeof(float) + static_cast<std::uint64_t>(s[0]) * sizeof(double);
-  };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
-    auto p = std::make_shared<Problem>();
-    p->size = s;
-    p->seed = settings.seed;
-    p->a = allocate<HostMatrix>("nbk::l2_norm::a", s[0], s[1]);
-    if (p->unit_circle()) {
-      const auto t = uniform_doubles(s[0], settings.seed);
-      const double pi = 3.14159265358979323846;
-      for (std::int64_t i = 0; i < s[0]; ++i) {
-        const double angle = -pi + 2 * pi * t(i);  // np.random.uniform(-np.pi, np.pi)
-        p->a(i, 0) = static_cast<float>(std::cos(angle));
-        p->a(i, 1) = static_cast<float>(std::sin(angle));
-      }
-    } else {
-      fill_standard_normal(p->a.data(), s.elements(), settings.seed);
-    }
-    p->norms.resize(static_cast<std::size_t>(s[0]));
-    for (std::int64_t i = 0; i < s[0]; ++i) {
-      long double acc = 0;  // not the kernels' double: a reference of its own
-      for (std::int64_t j = 0; j < s[1]; ++j) acc += static_cast<long double>(p->a(i, j)) * p->a(i, j);
-      p->norms[static_cast<std::size_t>(i)] = static_cast<double>(std::sqrt(acc));
-    }
-    return p;
   };
   exp::on_every_space(e, rows());
   return e;

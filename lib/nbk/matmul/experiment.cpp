@@ -25,8 +25,15 @@ using exp::Size;
 
 struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* label = "nbk::matmul";
-  static constexpr const char* inputs_moved = "A and B";
-  static constexpr const char* output_moved = "C";
+  static constexpr const char *in_words = "A and B", *out_words = "C";
+  static Traffic traffic(const Size& s) {
+    Traffic t;
+    t.bytes_read = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}});
+    t.bytes_written = bytes_of({{rows(s), columns(s)}});
+    t.flops = 2 * static_cast<std::uint64_t>(s.elements());  // m n p < 2^63 (parse_size)
+    t.flop_bytes = sizeof(float);
+    return t;
+  }
   template <class Space>
   static constexpr bool has_vendor = matmul::has_vendor_gemm<Space>;  // cuBLAS on CUDA
 
@@ -97,29 +104,19 @@ std::vector<Spec::Row> table() {
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::arrays_experiment<Spec>(notes);
   e.rank = 3;
   e.sizes = {Size{1024, 1024, 1024}};
   // Empty C, an empty inner dimension (C all zeros), 1 x 1, and sizes that are not a multiple
   // of any tile, of any depth, or take several stages.
   e.test_sizes = {Size{0, 4, 5}, Size{4, 0, 3}, Size{1, 1, 1},     Size{2, 3, 4},
                   Size{17, 33, 5}, Size{65, 1, 70}, Size{130, 257, 67}, Size{3, 600, 2}};
-  e.seeded = true;
-  e.traffic = [](const Size& s) {
-    Traffic t;
-    t.bytes_read = bytes_of({{rows(s), inner(s)}, {inner(s), columns(s)}});
-    t.bytes_written = bytes_of({{rows(s), columns(s)}});
-    t.flops = 2 * static_cast<std::uint64_t>(s.elements());  // m n p < 2^63 (parse_size)
-    t.flop_bytes = sizeof(float);
-    return t;
-  };
   e.problem_bytes = [](const Size& s) {
     return bytes_of({{rows(s), inner(s)},
                      {inner(s), columns(s)},
                      {rows(s), columns(s), sizeof(double)},
                      {rows(s), columns(s), sizeof(double)}});
   };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) { return new_problem(s, settings.seed); };
   exp::on_every_space(e, table());
   return e;
 }

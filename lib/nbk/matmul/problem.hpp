@@ -49,6 +49,7 @@ inline std::uint64_t bytes_of(std::initializer_list<Matrices> matrices) {
 }
 
 struct Problem final : exp::Problem {
+  Problem(const exp::Size& s, std::uint64_t seed_);  // below
   exp::Size size;
   std::uint64_t seed = 0;
   HostMatrix a, b;                  // N(0, 1): signed, so that the dot products cancel
@@ -79,22 +80,20 @@ inline void reference_row(const Problem& p, Index i) {
 }
 
 // A and B for a size, from a seed, and their product's reference.
-inline std::shared_ptr<Problem> new_problem(const exp::Size& s, std::uint64_t seed) {
-  auto p = std::make_shared<Problem>();
-  p->size = s;
-  p->seed = seed;
-  p->a = allocate<HostMatrix>("nbk::matmul::a", rows(s), inner(s));
-  p->b = allocate<HostMatrix>("nbk::matmul::b", inner(s), columns(s));
-  p->reference = allocate<HostDoubles>("nbk::matmul::reference", rows(s), columns(s));
-  p->magnitude = allocate<HostDoubles>("nbk::matmul::magnitude", rows(s), columns(s));
-  fill_standard_normal(p->a.data(), rows(s) * inner(s), seed);
-  fill_standard_normal(p->b.data(), inner(s) * columns(s), seed + 1);
+inline Problem::Problem(const exp::Size& s, std::uint64_t seed_)
+    : size(s),
+      seed(seed_),
+      a(allocate<HostMatrix>("nbk::matmul::a", rows(s), inner(s))),
+      b(allocate<HostMatrix>("nbk::matmul::b", inner(s), columns(s))),
+      reference(allocate<HostDoubles>("nbk::matmul::reference", rows(s), columns(s))),
+      magnitude(allocate<HostDoubles>("nbk::matmul::magnitude", rows(s), columns(s))) {
+  fill_standard_normal(a.data(), rows(s) * inner(s), seed);
+  fill_standard_normal(b.data(), inner(s) * columns(s), seed + 1);
   // A plain host lambda: the rows of the reference, in parallel on the host threads.
-  const Problem& problem = *p;
+  const Problem& problem = *this;
   Kokkos::parallel_for("nbk::matmul::reference", range(Kokkos::DefaultHostExecutionSpace(), 0, rows(s)),
                        [&problem](Index i) { reference_row(problem, i); });
   nbk::fence(Kokkos::DefaultHostExecutionSpace(), "nbk::matmul::reference");
-  return p;
 }
 
 // A float32 dot product of length n, summed in any order, with or without fused multiply-

@@ -30,7 +30,28 @@ using HostMatrix = row_sum::Matrix<T, Kokkos::HostSpace>;
 template <class T>
 using HostSums = Kokkos::View<Sum<T>*, Kokkos::HostSpace>;
 
+// int32 draws uniform over its whole range, from random_data.hpp's blocks and engines.
+void fill_int32(std::int32_t* out, Index n, std::uint64_t seed) {
+  random_detail::for_each_block(n, seed, [out](Index first, Index last, std::mt19937_64& g) {
+    for (Index i = first; i < last; ++i)
+      out[i] = static_cast<std::int32_t>(static_cast<std::int64_t>(g() >> 32) - (std::int64_t{1} << 31));
+  });
+}
+
 struct Problem final : exp::Problem {
+  Problem(const Size& s, std::uint64_t seed_)
+      : size(s), seed(seed_), ints(allocate<HostMatrix<std::int32_t>>("nbk::row_sum::ints", s[0], s[1])),
+        floats(allocate<HostMatrix<float>>("nbk::row_sum::floats", s[0], s[1])),
+        int_sums(static_cast<std::size_t>(s[0]), 0), float_sums(static_cast<std::size_t>(s[0]), 0.0) {
+    fill_int32(ints.data(), s.elements(), seed);
+    fill_uniform(floats.data(), s.elements(), seed + 1);
+    // The references: plain loops of their own, not row_sum::host_row_sums (the host rows' code).
+    for (std::int64_t i = 0; i < s[0]; ++i)
+      for (std::int64_t j = 0; j < s[1]; ++j) {
+        int_sums[static_cast<std::size_t>(i)] += ints(i, j);
+        float_sums[static_cast<std::size_t>(i)] += floats(i, j);
+      }
+  }
   Size size;
   std::uint64_t seed = 0;
   HostMatrix<std::int32_t> ints;  // uniform over all of int32
@@ -83,33 +104,26 @@ const char* type_name() { return std::is_same_v<T, float> ? "float32" : "int32";
 
 // Read the matrix once, write the sums.
 template <class T>
-Traffic traffic(const Size& s) {
+Traffic traffic_in(const Size& s) {
   return {static_cast<std::uint64_t>(s.elements()) * sizeof(T), static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>)};
 }
 
 struct Spec : exp::ArraysSpec<Spec, Problem> {
   static constexpr const char* label = "nbk::row_sum";
-  static constexpr const char* inputs_moved = "the matrix";
-  static constexpr const char* output_moved = "the sums";
+  static constexpr const char *in_words = "the matrix", *out_words = "the sums";
+  static Traffic traffic(const Size& s) { return traffic_in<float>(s); }  // the rows' own: with_traffic
 
   // The matrix of T in Space's memory (copied in by the case) and its sums.
   template <class Space, class T>
   struct Data {
     Data(const Problem& p, const Row&) : out(allocate<Out>("nbk::row_sum::per_row", p.rows())) {}
     static std::array<HostMatrix<T>, 1> inputs(const Problem& p) { return {p.matrix<T>()}; }
-    static exp::Footprint footprint(const Size& s, const Told&) {
-      return exp::arrays_case_footprint<Space>(static_cast<std::uint64_t>(s.elements()) * sizeof(T),
-                                               static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>));
-    }
     using Out = Kokkos::View<Sum<T>*, typename Space::memory_space>;
     Out out;
   };
   template <class T>
   struct HostData {
     HostData(const Problem& p, const Row&) : out("nbk::row_sum::sums", p.rows()) {}
-    static exp::Footprint footprint(const Size& s, const Told&) {
-      return {static_cast<std::uint64_t>(s[0]) * sizeof(Sum<T>), 0};
-    }
     HostSums<T> out;
   };
 
@@ -132,7 +146,7 @@ Spec::Row host_row() {
                      row_sum::host_row_sums(p.matrix<T>().data(), p.rows(), p.columns(), d.out.data());
                    })}
       .moving("one host thread, host memory")
-      .with_traffic(traffic<T>);
+      .with_traffic(traffic_in<T>);
 }
 
 std::vector<Spec::Row> rows() {
@@ -144,12 +158,12 @@ std::vector<Spec::Row> rows() {
   const auto int32 = [&](std::string way, auto call) {
     return Spec::Row{way + "-int32", exp::on_spaces<Spec, Ints>(call)}
         .against(host_int32)
-        .with_traffic(traffic<std::int32_t>);
+        .with_traffic(traffic_in<std::int32_t>);
   };
   const auto float32 = [&](std::string way, auto call) {
     return Spec::Row{way + "-float32", exp::on_spaces<Spec, Floats>(call)}
         .against(host_float32)
-        .with_traffic(traffic<float>);
+        .with_traffic(traffic_in<float>);
   };
   return {host_int32,              host_float32,
           int32("team", team),     float32("team", team),
@@ -157,45 +171,17 @@ std::vector<Spec::Row> rows() {
           int32("flat", flat),     float32("flat", flat)};
 }
 
-// int32 draws uniform over its whole range, from random_data.hpp's blocks and engines.
-void fill_int32(std::int32_t* out, Index n, std::uint64_t seed) {
-  random_detail::for_each_block(n, seed, [out](Index first, Index last, std::mt19937_64& g) {
-    for (Index i = first; i < last; ++i)
-      out[i] = static_cast<std::int32_t>(static_cast<std::int64_t>(g() >> 32) - (std::int64_t{1} << 31));
-  });
-}
-
 }  // namespace
 
 exp::Experiment experiment(const exp::Notes& notes) {
-  exp::Experiment e = exp::stated(notes);
+  exp::Experiment e = exp::arrays_experiment<Spec>(notes);
   e.rank = 2;
   e.sizes = {Size{1000, 1000}, Size{std::int64_t{1} << 14, std::int64_t{1} << 12}};
   e.test_sizes = {Size{0, 5}, Size{5, 0}, Size{1, 1}, Size{1, 1025}, Size{1025, 1}, Size{17, 33}, Size{1000, 1000}};
   e.bench_sizes = {Size{std::int64_t{1} << 14, std::int64_t{1} << 12}};
-  e.seeded = true;
-  e.traffic = traffic<float>;
-  e.problem_bytes = [](const Size& s) {
+  e.problem_bytes = [](const Size& s) {  // both matrices, and their sums in int64 and double
     return static_cast<std::uint64_t>(s.elements()) * (sizeof(std::int32_t) + sizeof(float)) +
            static_cast<std::uint64_t>(s[0]) * (sizeof(std::int64_t) + sizeof(double));
-  };
-  e.make_problem = [](const Size& s, const exp::Settings& settings) {
-    auto p = std::make_shared<Problem>();
-    p->size = s;
-    p->seed = settings.seed;
-    p->ints = allocate<HostMatrix<std::int32_t>>("nbk::row_sum::ints", s[0], s[1]);
-    p->floats = allocate<HostMatrix<float>>("nbk::row_sum::floats", s[0], s[1]);
-    fill_int32(p->ints.data(), s.elements(), settings.seed);
-    fill_uniform(p->floats.data(), s.elements(), settings.seed + 1);
-    // The references: plain loops of their own, not row_sum::host_row_sums (the host rows' code).
-    p->int_sums.assign(static_cast<std::size_t>(s[0]), 0);
-    p->float_sums.assign(static_cast<std::size_t>(s[0]), 0.0);
-    for (std::int64_t i = 0; i < s[0]; ++i)
-      for (std::int64_t j = 0; j < s[1]; ++j) {
-        p->int_sums[static_cast<std::size_t>(i)] += p->ints(i, j);
-        p->float_sums[static_cast<std::size_t>(i)] += p->floats(i, j);
-      }
-    return p;
   };
   exp::on_every_space(e, rows());
   return e;
