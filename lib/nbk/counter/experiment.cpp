@@ -18,8 +18,6 @@ namespace nbk::counter {
 
 namespace {
 
-using exp::Size;
-
 // No random input: the Problem is its size alone (no --seed).
 struct Problem final : exp::Problem {
   explicit Problem(std::int64_t n) : increments(n) {}
@@ -74,10 +72,6 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     v.details = {{"lost_fewest", fewest}, {"lost_most", most}, {"calls", calls}, {"threads", threads}};
     return v;
   }
-  template <class Space>
-  static exp::Footprint footprint(const Size&, const Told&) {
-    return {sizeof(Count), 0};
-  }
 };
 
 std::vector<Spec::Row> rows() {
@@ -93,8 +87,8 @@ std::vector<Spec::Row> rows() {
 exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::scalar_experiment<Spec>(notes);  // one counter: no bytes that scale with the size
   e.rate_in_elements = true;
-  e.sizes = {Size{1000000}};
-  e.test_sizes = {Size{0}, Size{1}, Size{2}, Size{1000}, Size{100003}};
+  e.sizes = {{1000000}};
+  e.test_sizes = {{0}, {1}, {2}, {1000}, {100003}};
   exp::on_every_space(e, rows());
   return e;
 }

@@ -11,7 +11,7 @@
 //                          accumulator, which quantity, ...)
 //   check(p, row, data, values)  the verdict on every call's value, after all of them
 //   footprint<Space>(s, told)  the memory a row's case holds on Space (by default one array of
-//                          Spec::Element per point)
+//                          Spec::Element per point; none that scales with the size without one)
 // A new reduction may keep the defaults: Data<Space> the Problem's array `x` in the space's memory
 // (Spec::Element, Spec::label), every call matching the Problem's `reference` exactly, and
 // scalar_experiment<Spec>(notes): each call reads one Spec::Element a point (no bytes that scale
@@ -72,6 +72,10 @@ Verdict exact_verdict(const T& expected, const std::vector<T>& values) {
 namespace scalar_detail {
 template <class Spec, class Data, bool on_space, class F>
 typename Call<Spec>::Make case_maker(F call);
+template <class Spec, class = void>
+struct has_element : std::false_type {};
+template <class Spec>
+struct has_element<Spec, std::void_t<typename Spec::Element>> : std::true_type {};
 }  // namespace scalar_detail
 
 template <class Spec, class ProblemType>
@@ -92,10 +96,14 @@ struct ScalarSpec {
   }
   static constexpr bool timed_with_transfers = false;
   static constexpr bool first_call_loads_module = true;
-  // One array of Spec::Element per point in the space's memory (the input copied in).
+  // One array of Spec::Element per point in the space's memory (the input copied in), or
+  // nothing that scales with the size where the Spec names no Element (a counter).
   template <class Space, class AnyTold>
   static Footprint footprint(const Size& s, const AnyTold&) {
-    return arrays_of<Space, typename Spec::Element>(1)(s);
+    if constexpr (scalar_detail::has_element<Spec>::value)
+      return arrays_of<Space, typename Spec::Element>(1)(s);
+    else
+      return {};
   }
   template <class Value, class AnyTold>
   static Value all_ranks(Value local, const AnyTold&) {
@@ -220,10 +228,6 @@ bool ScalarSpec<Spec, ProblemType>::made_on(const Row& row) {
 }
 
 namespace scalar_detail {
-template <class Spec, class = void>
-struct has_element : std::false_type {};
-template <class Spec>
-struct has_element<Spec, std::void_t<typename Spec::Element>> : std::true_type {};
 
 // What a call moves by default: one Spec::Element read a point, or nothing that scales with the size.
 template <class Spec>

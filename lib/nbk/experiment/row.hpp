@@ -84,7 +84,6 @@ struct Row {
   Output output = Output::reused;
   bool call_crosses_link = false;  // Variant::call_crosses_link
   bool injected_bug = false;       // a fault for the tests to find (Experiment::injected_bugs)
-  std::string below_memcpy_because = {};
   std::string judged_on = {};      // Variant::judged_on
   std::function<Traffic(const Size&)> traffic = {};  // where it is not the experiment's
 
@@ -96,7 +95,6 @@ struct Row {
   Row fresh_output() const { return with(&Row::output, Output::fresh_every_call); }
   Row crossing_link() const { return with(&Row::call_crosses_link, true); }
   Row injected() const { return with(&Row::injected_bug, true); }
-  Row below_memcpy(std::string because) const { return with(&Row::below_memcpy_because, std::move(because)); }
   Row judged_by(std::string space) const { return with(&Row::judged_on, std::move(space)); }
   Row with_traffic(std::function<Traffic(const Size&)> t) const { return with(&Row::traffic, std::move(t)); }
   operator Baseline() const { return VariantRef(Variant{name}); }  // NOLINT: implicit, `.against(host)`
@@ -139,7 +137,6 @@ void take_row_fields(Variant& v, const Row<Spec>& row, std::string_view space, b
   if (!row.moves.empty()) v.moves = row.moves.on(space, device);
   v.document = row.document.on(space, device);
   v.call_crosses_link = row.call_crosses_link;
-  v.below_memcpy_because = row.below_memcpy_because;
   v.judged_on = row.judged_on;
   if (row.traffic) v.traffic = row.traffic;
   v.speedup_against = row.baseline.variant;
