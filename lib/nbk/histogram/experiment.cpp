@@ -18,6 +18,7 @@
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/arrays.hpp"
 #include "nbk/histogram/kernels.hpp"
+#include "nbk/histogram/problem.hpp"
 
 namespace nbk::histogram {
 
@@ -25,43 +26,6 @@ namespace {
 
 using exp::Size;
 using histogram::Bins;
-using Samples = Kokkos::View<float*, Kokkos::HostSpace>;
-using HostHistogram = Kokkos::View<Count*, Kokkos::HostSpace>;
-
-inline constexpr int bin_counts[] = {1, 16, 100, 4096};
-
-struct Problem final : exp::Problem {
-  Problem(std::int64_t n, std::uint64_t seed_) : seed(seed_), x(standard_normal_floats(n, seed_)) {
-    // The references: a loop of their own over the View, not histogram::host_histogram (the
-    // host rows' code); the bin is the kernels' definition, float arithmetic included.
-    for (const int bins : bin_counts) {
-      const Bins range{-4, 4, bins};
-      const float per_unit = static_cast<float>(bins) / (range.xmax - range.xmin);
-      std::vector<Count> reference(static_cast<std::size_t>(bins), 0);
-      for (std::int64_t i = 0; i < n; ++i) {
-        if (!(x(i) >= range.xmin && x(i) < range.xmax)) continue;
-        reference[static_cast<std::size_t>(std::min(static_cast<int>((x(i) - range.xmin) * per_unit), bins - 1))] += 1;
-      }
-      references[bins] = std::move(reference);
-    }
-  }
-  std::uint64_t seed = 0;
-  Samples x;
-  std::map<int, std::vector<Count>> references;  // by bin count, by one host thread
-  std::int64_t size() const { return static_cast<std::int64_t>(x.extent(0)); }
-  const std::vector<Count>& reference(int bins) const { return references.at(bins); }
-  void describe(std::ostream& out) const override {
-    const auto& hundred = reference(100);
-    Count inside = 0;
-    for (Count c : hundred) inside += c;
-    out << fmt::format("histograms of {} float32 N(0, 1) samples over [-4, 4), seed {}; {} samples fall outside\n",
-                       size(), seed, size() - static_cast<std::int64_t>(inside));
-  }
-  nlohmann::json to_json() const override {
-    return {{"element_type", "float32"}, {"seed", seed}, {"range", {-4, 4}}, {"bin_counts", bin_counts}};
-  }
-};
-
 template <class Space>
 using Counts = histogram::Histogram<typename Space::memory_space>;
 
