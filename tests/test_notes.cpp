@@ -20,7 +20,7 @@ constexpr nbk::exp::Section notes_sections[] = {
 
 constexpr const char* text =
     "# demo\nTitle: a title\nDocument: seed 9\nSizes: The document's 10.\n\n## Figures\n- host: 1 ms\n"
-    "- tiled on a device: 2 us\n- tiled: 3 s\n\n## Notes\nFirst line.\n\nSecond paragraph.\n\n## Notes under MPI\nranks\n"
+    "- tiled on a device: 2 us\n- tiled: 3 s\n- one on serial: 4 s\n\n## Notes\nFirst line.\n\nSecond paragraph.\n\n## Notes under MPI\nranks\n"
     "\n## Counted\n{1} of {0:.1f}\n\n## Wrapped\none sentence\nwrapped\n";
 
 TEST(Notes, FieldsFiguresAndSections) {
@@ -36,6 +36,11 @@ TEST(Notes, FieldsFiguresAndSections) {
   tiled.space = "cuda";
   tiled.device = true;
   EXPECT_EQ(notes.figure(tiled), "2 us");
+  Variant one{"one"};
+  one.space = "serial";
+  EXPECT_EQ(notes.figure(one), "4 s");  // a figure of one space only
+  one.space = "openmp";
+  EXPECT_EQ(notes.figure(one), "");
   EXPECT_EQ(notes.body(), "\nFirst line.\n\nSecond paragraph.\n");
   EXPECT_EQ(notes.section(NBK_HEADING("## Notes under MPI")), "ranks\n");
   EXPECT_EQ(notes.paragraph(NBK_HEADING("## Notes under MPI")), "ranks");

@@ -165,7 +165,7 @@ template <class Spec>
 Variant host_variant(const Row<Spec>& row) {
   Variant v{row.name};
   v.space = "host";
-  take_row_fields(v, row, "host", false);
+  take_row_fields(v, row, false);
   v.footprint = holds<Spec, Kokkos::DefaultHostExecutionSpace>(row.call.host, row, true);
   v.make = exp::maker<typename Spec::Problem>([row](const typename Spec::Problem& p, const Size& s) {
     return row.call.host.make(p, s, row);
@@ -181,7 +181,7 @@ Variant variant_on(const Row<Spec>& row) {
   Variant v = arrays_variant<Space>(row.name, Spec::in_words, Spec::out_words);
   v.first_call = device ? Spec::first_call : "";
   v.timed_with_transfers = device && Spec::timed_with_transfers;
-  take_row_fields(v, row, space_name<Space>(), device);
+  take_row_fields(v, row, device);
   v.footprint = holds<Spec, Space>(on, row, false);
   v.make = exp::maker<typename Spec::Problem>([row, make = on.make](const typename Spec::Problem& p, const Size& s) {
     return make(p, s, row);

@@ -356,7 +356,7 @@ Baseline add_host_loop(Experiment& e, std::string name, std::string moves) {
 template <class Spec, int Rank, std::size_t Inputs, class... Precisions>
 Variant MapSpec<Spec, Rank, Inputs, Precisions...>::host_variant(const Row& row) {
   Variant v = host_loop_variant<Spec>(row.name, row.moves.cpu);
-  take_row_fields(v, row, "host", false);
+  take_row_fields(v, row, false);
   return v;
 }
 
@@ -370,7 +370,7 @@ Variant MapSpec<Spec, Rank, Inputs, Precisions...>::variant_on(const Row& row) {
   ((row.baseline.precision == k++ ? (void)(v = map_on<Spec, Space, Precisions>(row.name, against, row.told, row.output))
                                   : void()),
    ...);
-  take_row_fields(v, row, space_name<Space>(), is_device_space_v<Space>);
+  take_row_fields(v, row, is_device_space_v<Space>);
   return v;
 }
 

@@ -38,9 +38,10 @@ std::string Notes::field(std::string_view key) const {
 
 std::string Notes::figure(const Variant& variant) const {
   const auto figures = section_of(text, "## Figures");
-  const std::string where = variant.space == "host" ? "" : variant.device ? " on a device" : " on a host";
-  if (!where.empty())
-    if (auto words = line_after(figures, "- " + variant.name + where + ": "); !words.empty()) return words;
+  if (variant.space != "host") {
+    for (const std::string where : {" on " + variant.space, std::string(variant.device ? " on a device" : " on a host")})
+      if (auto words = line_after(figures, "- " + variant.name + where + ": "); !words.empty()) return words;
+  }
   return line_after(figures, "- " + variant.name + ": ");
 }
 

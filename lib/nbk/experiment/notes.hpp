@@ -9,7 +9,7 @@
 //
 //   ## Figures
 //   - <variant>: what the documents call it and their figure
-//   - <variant> on a device: ... (or "on a host": where the two differ)
+//   - <variant> on a device: ... (or "on a host": where the two differ; "on <space>": one space only)
 //
 //   ## Notes
 //   what the figures mean and where the documents go wrong, printed after the table as it stands.

@@ -198,7 +198,7 @@ template <class Spec, class ProblemType>
 Variant ScalarSpec<Spec, ProblemType>::host_variant(const Row& row) {
   Variant v{row.name};
   v.space = "host";
-  take_row_fields(v, row, "host", false);
+  take_row_fields(v, row, false);
   v.make = exp::maker<ProblemType>([row](const ProblemType& p, const Size& s) { return row.call.host.make(p, s, row); });
   return v;
 }
@@ -211,7 +211,7 @@ Variant ScalarSpec<Spec, ProblemType>::variant_on(const Row& row) {
   v.first_call = Spec::first_call_loads_module && is_device_space_v<Space> ? "module load" : "";
   v.timed_with_transfers = Spec::timed_with_transfers && !split;
   v.distributed = split;
-  take_row_fields(v, row, space_name<Space>(), is_device_space_v<Space>);
+  take_row_fields(v, row, is_device_space_v<Space>);
   v.footprint = [told = row.told, split](const Size& s) {
     return Spec::template footprint<Space>(split ? Size{ranks::my_slice(s.elements()).size()} : s, told);
   };

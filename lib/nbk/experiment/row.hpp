@@ -24,26 +24,17 @@
 
 namespace nbk::exp {
 
-// A row's words where they may differ by space: the same on every space, {on a CPU space (and
-// on one host thread), on a device}, or only_on(space, words) (none elsewhere).
+// A row's words where they may differ by space: the same on every space, or {on a CPU space (and
+// on one host thread), on a device}.
 struct Words {
   Words() = default;
   Words(const char* every) : cpu(every), device(every) {}  // NOLINT: implicit, a table's "..."
   Words(std::string every) : cpu(every), device(std::move(every)) {}  // NOLINT: as above
   Words(std::string on_cpu, std::string on_device) : cpu(std::move(on_cpu)), device(std::move(on_device)) {}
   bool empty() const { return cpu.empty() && device.empty(); }
-  std::string on(std::string_view space, bool is_device) const {
-    return !only.empty() && only != space ? "" : is_device ? device : cpu;
-  }
+  const std::string& on(bool is_device) const { return is_device ? device : cpu; }
   std::string cpu, device;
-  std::string only = {};  // a space's name: the words hold there only
 };
-
-inline Words only_on(std::string space, std::string words) {
-  Words w(std::move(words));
-  w.only = std::move(space);
-  return w;
-}
 
 // The host row a row's speed-up is taken against; for an element-wise map also the precision
 // (the index in its Spec's types) its rows run in, the baseline's own.
@@ -80,7 +71,6 @@ struct Row {
   Baseline baseline = {};         // none: no speed-up
   Words moves = {};               // what a call moves, where the shape's default words do not say it
   Where where = Where::every_space;
-  Words document = {};            // the documents' name and figure for it
   Output output = Output::reused;
   bool call_crosses_link = false;  // Variant::call_crosses_link
   bool injected_bug = false;       // a fault for the tests to find (Experiment::injected_bugs)
@@ -91,7 +81,6 @@ struct Row {
   Row against(Baseline b) const { return with(&Row::baseline, std::move(b)); }
   Row moving(Words words) const { return with(&Row::moves, std::move(words)); }
   Row runs(Where w) const { return with(&Row::where, w); }
-  Row documented(Words words) const { return with(&Row::document, std::move(words)); }
   Row fresh_output() const { return with(&Row::output, Output::fresh_every_call); }
   Row crossing_link() const { return with(&Row::call_crosses_link, true); }
   Row injected() const { return with(&Row::injected_bug, true); }
@@ -133,9 +122,8 @@ Call<Spec> on_host(F call) {
 
 // The fields every shape's variant takes from its row alike.
 template <class Spec>
-void take_row_fields(Variant& v, const Row<Spec>& row, std::string_view space, bool device) {
-  if (!row.moves.empty()) v.moves = row.moves.on(space, device);
-  v.document = row.document.on(space, device);
+void take_row_fields(Variant& v, const Row<Spec>& row, bool device) {
+  if (!row.moves.empty()) v.moves = row.moves.on(device);
   v.call_crosses_link = row.call_crosses_link;
   v.judged_on = row.judged_on;
   if (row.traffic) v.traffic = row.traffic;

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Holds every workload's statement (lib/nbk/<workload>/experiment.cpp) to the experiment model's
+budget (docs/design.md): the distinct names of the model (`exp::...`) it writes, at most MAX_NAMES
+for any statement and a median of at most MEDIAN_NAMES, and at most MAX_LINES lines. What a new
+workload costs to learn is the names its neighbours use. The names the rest of its folder writes
+(its own cases or Problem, kernels aside) are printed beside them, not held to the budget.
+
+  scripts/statement_budget.py LIB_DIR   prints each workload's counts and lines, exit 1 over budget
+"""
+import os
+import re
+import statistics
+import sys
+
+MAX_NAMES, MEDIAN_NAMES, MAX_LINES = 12, 9, 160
+NAME = re.compile(r"(?<![A-Za-z0-9_])exp::([A-Za-z_]+)")
+
+
+def budget(folder):
+    """The distinct model names of the statement, of its whole folder (kernels.hpp aside), and the statement's lines."""
+    statement, folder_names = set(), set()
+    for entry in sorted(os.listdir(folder)):
+        if entry.endswith((".cpp", ".hpp")) and entry != "kernels.hpp":
+            with open(os.path.join(folder, entry), encoding="utf-8") as f:
+                text = f.read()
+            folder_names.update(NAME.findall(text))
+            if entry == "experiment.cpp":
+                statement.update(NAME.findall(text))
+                lines = text.count("\n")
+    return statement, folder_names, lines
+
+
+def main(lib):
+    root = os.path.join(lib, "nbk")
+    counts, failures = [], []
+    for workload in sorted(os.listdir(root)):
+        folder = os.path.join(root, workload)
+        if workload == "experiment" or not os.path.isfile(os.path.join(folder, "experiment.cpp")):
+            continue
+        names, folder_names, lines = budget(folder)
+        counts.append(len(names))
+        print(f"{workload:12} {len(names):2} names ({len(folder_names):2} in the folder) {lines:4} lines  "
+              f"{' '.join(sorted(names))}")
+        if len(names) > MAX_NAMES:
+            failures.append(f"{workload}: {len(names)} names of the model, more than {MAX_NAMES}")
+        if lines > MAX_LINES:
+            failures.append(f"{workload}: experiment.cpp has {lines} lines, more than {MAX_LINES}")
+    if counts and statistics.median(counts) > MEDIAN_NAMES:
+        failures.append(f"the median statement writes {statistics.median(counts):g} names, more than {MEDIAN_NAMES}")
+    for failure in failures:
+        print("statement_budget.py: " + failure, file=sys.stderr)
+    return 1 if failures or not counts else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1]))
