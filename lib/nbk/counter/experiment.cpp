@@ -74,7 +74,7 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
   }
 };
 
-std::vector<Spec::Row> rows() {
+std::vector<Spec::Row> table() {
   const std::string moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
   const auto racy = [](auto& d) { counter::racy_increments(d.exec, d.count.value, d.increments); };
   const auto atomic = [](auto& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); };
@@ -89,7 +89,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.rate_in_elements = true;
   e.sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {1000}, {100003}};
-  exp::on_every_space(e, rows());
+  exp::on_every_space(e, table());
   return e;
 }
 

@@ -253,26 +253,11 @@ Call<Spec> cases_on(Args... args) {
   return c;
 }
 
-// The experiment of a workload over a Problem made as Problem(size, seed) where it has that
-// constructor, else Problem(n, seed) from a size's element count and the run's seed, else
-// Problem(n) (no random input: no --seed), a call moving Spec::traffic (by default x read, the
-// output written once) and the Problem holding as much, before its sizes and rows.
+// The experiment of a workload before its sizes and rows: its Problem made as stated_over makes
+// it (notes.hpp), a call moving Spec::traffic (by default x read, the output written once).
 template <class Spec>
 Experiment arrays_experiment(const Notes& notes) {
-  using P = typename Spec::Problem;
-  Experiment e = stated(notes);
-  e.seeded = !std::is_constructible_v<P, std::int64_t>;
-  e.traffic = &Spec::traffic;
-  e.problem_bytes = [](const Size& s) { return Spec::traffic(s).total(); };
-  e.make_problem = [](const Size& s, const Settings& settings) {
-    if constexpr (std::is_constructible_v<P, const Size&, std::uint64_t>)
-      return std::make_shared<P>(s, settings.seed);
-    else if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t>)
-      return std::make_shared<P>(s.elements(), settings.seed);
-    else
-      return std::make_shared<P>(s.elements());
-  };
-  return e;
+  return stated_over<typename Spec::Problem>(notes, &Spec::traffic);
 }
 
 }  // namespace nbk::exp

@@ -67,21 +67,27 @@ Notes legend();
 // An experiment with the name, title, document and size help its notes give.
 Experiment stated(const Notes& notes);
 
-// The same over a Problem made as Problem(size, seed), or Problem(n, seed) from the size's element
-// count, with the run's seed, a call moving `traffic`, the Problem holding what a call moves (its
-// input and the reference of the output): the defaults of the reduction shapes
-// (scalar_experiment, arrays_experiment), which a statement may still change.
+// The same over the workload's Problem, made from a size and the run's seed by the first of its
+// constructors that fits: Problem(n, seed, notes) (prose formatted with its figures),
+// Problem(size, seed) (a matrix's m n p), Problem(n, seed), Problem(n) (no random input: no
+// --seed); a call moving `traffic`, the Problem holding as much. The shapes' defaults
+// (scalar_experiment, arrays_experiment) are this; a statement may still set any of it.
 template <class ProblemType>
 Experiment stated_over(const Notes& notes, Traffic (*traffic)(const Size&)) {
+  using P = ProblemType;
   Experiment e = stated(notes);
-  e.seeded = true;
+  e.seeded = !std::is_constructible_v<P, std::int64_t>;
   e.traffic = traffic;
   e.problem_bytes = [traffic](const Size& s) { return traffic(s).total(); };
-  e.make_problem = [](const Size& s, const Settings& settings) {
-    if constexpr (std::is_constructible_v<ProblemType, const Size&, std::uint64_t>)
-      return std::make_shared<ProblemType>(s, settings.seed);
+  e.make_problem = [notes](const Size& s, const Settings& settings) {
+    if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t, const Notes&>)
+      return std::make_shared<P>(s.elements(), settings.seed, notes);
+    else if constexpr (std::is_constructible_v<P, const Size&, std::uint64_t>)
+      return std::make_shared<P>(s, settings.seed);
+    else if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t>)
+      return std::make_shared<P>(s.elements(), settings.seed);
     else
-      return std::make_shared<ProblemType>(s.elements(), settings.seed);
+      return std::make_shared<P>(s.elements());
   };
   return e;
 }

@@ -239,27 +239,11 @@ Traffic traffic_of(const Size& s) {
 }
 }  // namespace scalar_detail
 
-// The experiment of a reduction with the defaults of this header's top comment: its traffic,
-// the Problem holding what a call moves, the Problem made from the size and the run's seed (the
-// statement may still set any of it).
+// The experiment of a reduction before its sizes and rows: its Problem made as stated_over makes
+// it (notes.hpp), a call moving what this header's top comment says.
 template <class Spec>
 Experiment scalar_experiment(const Notes& notes) {
-  using P = typename Spec::Problem;
-  Experiment e = stated(notes);
-  e.seeded = !std::is_constructible_v<P, std::int64_t>;
-  e.traffic = scalar_detail::traffic_of<Spec>;
-  e.problem_bytes = [](const Size& s) { return scalar_detail::traffic_of<Spec>(s).total(); };
-  e.make_problem = [notes](const Size& s, const Settings& settings) {
-    if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t, const Notes&>)
-      return std::make_shared<P>(s.elements(), settings.seed, notes);
-    else if constexpr (std::is_constructible_v<P, const Size&, std::uint64_t>)
-      return std::make_shared<P>(s, settings.seed);
-    else if constexpr (std::is_constructible_v<P, std::int64_t, std::uint64_t>)
-      return std::make_shared<P>(s.elements(), settings.seed);
-    else
-      return std::make_shared<P>(s.elements());
-  };
-  return e;
+  return stated_over<typename Spec::Problem>(notes, scalar_detail::traffic_of<Spec>);
 }
 
 }  // namespace nbk::exp

@@ -84,7 +84,7 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
 // The ways for the threads to share the counts, each a call on the case's samples and counts, at
 // each bin count against one host thread at the same bin count; and the document's unchecked
 // kernel, injected (on a GPU its counts get an allocation of their own).
-std::vector<Spec::Row> rows() {
+std::vector<Spec::Row> table() {
   using Row = Spec::Row;
   const auto host = [](int bins) {
     return Row{fmt::format("host-{}", bins), exp::on_host<Spec>([](const Problem& p, auto& d) {
@@ -131,7 +131,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.rate_in_elements = true;
   e.sizes = {Size{10000000}};
   e.test_sizes = {Size{0}, Size{1}, Size{1000}, Size{65537}, Size{200003}};
-  exp::on_every_space(e, rows());
+  exp::on_every_space(e, table());
   return e;
 }
 

@@ -123,7 +123,7 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
   }
 };
 
-std::vector<Spec::Row> rows() {
+std::vector<Spec::Row> table() {
   using Row = Spec::Row;
   const Row host = Row{"host", exp::on_host<Spec>([](const Problem& p, auto& d) {
                          l2_norm::host_row_norms<double>(p.a.data(), p.rows(), p.columns(), d.out.data());
@@ -148,7 +148,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.problem_bytes = [](const Size& s) {  // the rows, and their norms in double
     return static_cast<std::uint64_t>(s.elements()) * sizeof(float) + static_cast<std::uint64_t>(s[0]) * sizeof(double);
   };
-  exp::on_every_space(e, rows());
+  exp::on_every_space(e, table());
   return e;
 }
 

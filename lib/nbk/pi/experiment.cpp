@@ -79,7 +79,7 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
   }
 };
 
-std::vector<Spec::Row> rows() {
+std::vector<Spec::Row> table() {
   const auto count_inside = [](auto& d) {
     pi::count_inside(d.exec, d.pool, d.streams, d.samples_per_stream, d.inside.value);
   };
@@ -120,7 +120,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
     return s[0] > INT_MAX ? fmt::format("at most {} streams (a pool's states are counted in int)", INT_MAX)
                           : std::string();
   };
-  exp::on_every_space(e, rows());
+  exp::on_every_space(e, table());
   return e;
 }
 

@@ -83,7 +83,7 @@ Traffic log_sum_traffic(const Size& s) {
   return with_flops<double>(read_traffic<double>(s.elements()), s.elements(), flop_count::log + flop_count::arithmetic);
 }
 
-std::vector<Spec::Row> rows() {
+std::vector<Spec::Row> table() {
   const std::string resident = "; data resident";
   const auto prod = [](auto& d) { return product::reduce_product(d.exec, d.x); };
   const auto log_sum = [](auto& d) { return product::reduce_log_sum(d.exec, d.x); };
@@ -112,7 +112,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::scalar_experiment<Spec>(notes);
   e.sizes = {Size{4000000}};
   e.test_sizes = {Size{0}, Size{1}, Size{300}, Size{100003}};
-  exp::on_every_space(e, rows());
+  exp::on_every_space(e, table());
   e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };
   return e;
 }

@@ -77,7 +77,7 @@ Spec::Row host_row() {
       .with_traffic(traffic_in<T>);
 }
 
-std::vector<Spec::Row> rows() {
+std::vector<Spec::Row> table() {
   const Spec::Row host_int32 = host_row<std::int32_t>(), host_float32 = host_row<float>();
   const auto team = [](auto& exec, auto& in, auto& d) { row_sum::team_row_sums(exec, in[0], d.out); };
   const auto vector = [](auto& exec, auto& in, auto& d) { row_sum::vector_row_sums(exec, in[0], d.out); };
@@ -111,7 +111,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
     return static_cast<std::uint64_t>(s.elements()) * (sizeof(std::int32_t) + sizeof(float)) +
            static_cast<std::uint64_t>(s[0]) * (sizeof(std::int64_t) + sizeof(double));
   };
-  exp::on_every_space(e, rows());
+  exp::on_every_space(e, table());
   return e;
 }
 

@@ -23,14 +23,14 @@ namespace {
 
 using exp::Size;
 
-// How a row reduces, as its check reports it.
-enum class Shape { kokkos, launch, tree, blocked, vendor };
+// The way a row reduces, as its check reports it.
+enum class Way { kokkos, launch, tree, blocked, vendor };
 
 struct Spec : exp::ScalarSpec<Spec, Problem> {
   struct Told {
-    Shape shape = Shape::kokkos;
+    Way way = Way::kokkos;
     bool double_accumulator = false;
-    Told(Shape s = Shape::kokkos) : shape(s) {}  // NOLINT: implicit, `.telling(Shape::tree)`
+    Told(Way w = Way::kokkos) : way(w) {}  // NOLINT: implicit, `.telling(Way::tree)`
     static Told in_double() {
       Told t;
       t.double_accumulator = true;
@@ -47,11 +47,12 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     explicit Data(const Problem& p)
         : exp::ArrayInSpace<Space, float>("nbk::sum::data", p.host),
           tree(this->exec, sum::default_tree_shape(this->exec, p.slice.size())) {}
-    std::string shape(Shape s) const {
+    // How `way` runs here, in words: its launch, or who chose it.
+    std::string how(Way way) const {
       const auto& t = tree.shape();
-      if (s == Shape::blocked) return sum::blocked_shape_text(this->exec);
-      if (s == Shape::launch) return sum::builtin_shape_text(this->exec, static_cast<Index>(this->x.extent(0)));
-      if (s != Shape::tree) return s == Shape::vendor ? "cub::DeviceReduce::Sum" : "Kokkos";
+      if (way == Way::blocked) return sum::blocked_shape_text(this->exec);
+      if (way == Way::launch) return sum::builtin_shape_text(this->exec, static_cast<Index>(this->x.extent(0)));
+      if (way != Way::tree) return way == Way::vendor ? "cub::DeviceReduce::Sum" : "Kokkos";
       return fmt::format("{} teams x {} thread{}", t.league, t.team_size, t.team_size == 1 ? "" : "s");
     }
     sum::TreeSum<Space> tree;
@@ -67,7 +68,7 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
     const bool split = row.where == exp::Where::across_ranks;
     return sum::accuracy_verdict(p.reference, row.told.double_accumulator,
                                  split ? "slices on " + std::to_string(ranks::count()) + " ranks"
-                                       : d.shape(row.told.shape),
+                                       : d.how(row.told.way),
                                  values);
   }
   // Across ranks: the partials added by MPI_Allreduce in the accumulator's type.
@@ -76,7 +77,7 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
   }
 };
 
-std::vector<Spec::Row> rows() {
+std::vector<Spec::Row> table() {
   const auto builtin = exp::on_spaces<Spec>([](auto& d) { return sum::builtin_sum(d.exec, d.x); });
   const auto accurate = exp::on_spaces<Spec>([](auto& d) { return sum::accurate_sum(d.exec, d.x); });
   const auto host_loop = [](auto& h) { return sum::host_loop(h.problem.whole().host.data(), h.problem.size()); };
@@ -89,13 +90,13 @@ std::vector<Spec::Row> rows() {
       Spec::Row{"builtin", builtin}
           .moving("parallel_reduce with Kokkos' Sum, float accumulator (on a GPU a launch sized to the device, four "
                   "16-byte loads in flight a thread)" + resident)
-          .telling(Shape::launch),
+          .telling(Way::launch),
       Spec::Row{"tree-host", exp::on_spaces<Spec>(tree_host)}
           .moving("team-scratch halving tree, the partials copied to the host and added there" + resident)
-          .telling(Shape::tree),
+          .telling(Way::tree),
       Spec::Row{"tree-device", exp::on_spaces<Spec>(tree_device)}
           .moving("the same tree, partials added by a second reduction on the space" + resident)
-          .telling(Shape::tree),
+          .telling(Way::tree),
       Spec::Row{"accurate", accurate}
           .moving("parallel_reduce over the floats with a double accumulator" + resident)
           .telling(Spec::Told::in_double()),
@@ -103,17 +104,17 @@ std::vector<Spec::Row> rows() {
       // the tree and the built-in reduction are the right shapes there.
       Spec::Row{"blocked", exp::on_spaces<Spec>([](auto& d) { return sum::blocked_sum(d.exec, d.x); })}
           .moving("blocks of 1024 floats as 64 vectorized lanes, added pairwise; double across blocks" + resident)
-          .telling(Shape::blocked)
+          .telling(Way::blocked)
           .runs(exp::Where::cpu_spaces),
       Spec::Row{"cub", exp::on_spaces<Spec>([](auto& d) { return d.vendor.sum(d.x); })}
           .moving("cub::DeviceReduce::Sum: the vendor's reduction, outside Kokkos" + resident)
-          .telling(Shape::vendor)
+          .telling(Way::vendor)
           .runs(exp::Where::vendor_spaces),
       // Each rank reduces its slice on its space; MPI_Allreduce adds the partials (Spec::all_ranks).
       Spec::Row{"ranks-builtin", builtin}
           .moving("parallel_reduce on each rank's slice, float accumulator; MPI_Allreduce of the float partials" +
                   resident)
-          .telling(Shape::launch)
+          .telling(Way::launch)
           .runs(exp::Where::across_ranks),
       Spec::Row{"ranks-accurate", accurate}
           .moving("the double accumulator on each rank's slice; MPI_Allreduce of the double partials" + resident)
@@ -141,7 +142,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.problem_bytes = [](const Size& s) {  // this rank's slice
     return static_cast<std::uint64_t>(ranks::my_slice(s.elements()).size()) * sizeof(float);
   };
-  exp::on_every_space(e, rows());
+  exp::on_every_space(e, table());
   e.explain = [notes](std::ostream& out, const exp::Problem& p) { explain(out, p, notes); };
   return e;
 }
