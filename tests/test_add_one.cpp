@@ -123,11 +123,13 @@ TYPED_TEST(AddOne, ResidentMethod) {
 }
 
 TYPED_TEST(AddOne, ManagedMethod) {
-  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::Managed<TypeParam>(n, false), n, 2);
+  for (auto n : kVariantSizes)
+    expect_counts_calls(nbk::add_one::Managed<TypeParam>(n, nbk::add_one::Prefetch::none), n, 2);
 }
 
 TYPED_TEST(AddOne, ManagedMethodWithPrefetch) {
-  for (auto n : kVariantSizes) expect_counts_calls(nbk::add_one::Managed<TypeParam>(n, true), n, 2);
+  for (auto n : kVariantSizes)
+    expect_counts_calls(nbk::add_one::Managed<TypeParam>(n, nbk::add_one::Prefetch::to_device), n, 2);
 }
 
 TYPED_TEST(AddOne, ExplicitMethod) {

@@ -55,7 +55,7 @@ std::vector<Row> table() {
   const Row resident = Row{"resident", exp::cases_on<Spec, add_one::Resident>()}.moving(
       {"none (host memory; pages first-touched before timing by the same threads)",
        "none: the data stays on the GPU (the floor for the transfer methods)"});
-  const Row managed = Row{"managed", exp::cases_on<Spec, add_one::Managed, device>(false)}
+  const Row managed = Row{"managed", exp::cases_on<Spec, add_one::Managed, device>(add_one::Prefetch::none)}
                           .moving("implicit: managed pages migrate to the GPU on fault, and back when the host "
                                   "reads the result")
                           .crossing_link();
@@ -66,7 +66,7 @@ std::vector<Row> table() {
       resident,
       resident.runs(Where::across_ranks),
       managed,
-      Row{"managed-prefetch", exp::cases_on<Spec, add_one::Managed, device>(true)}
+      Row{"managed-prefetch", exp::cases_on<Spec, add_one::Managed, device>(add_one::Prefetch::to_device)}
           .moving("implicit, with cudaMemPrefetchAsync to the GPU before the kernel")
           .crossing_link(),
       explicit_copies,

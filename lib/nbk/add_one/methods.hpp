@@ -72,12 +72,15 @@ class Resident final : public exp::Case {
 
 // The array starts on the host, in memory both sides address; a call runs the kernel on the
 // device and then the host reads every element (a sum), so pages migrate on demand both ways,
-// as when Numba is handed a NumPy array. With `prefetch`, pages are sent ahead of the kernel.
+// as when Numba is handed a NumPy array. With Prefetch::to_device, pages are sent ahead of the kernel.
+enum class Prefetch { none, to_device };
+
 template <class Space>
 class Managed final : public exp::Case {
  public:
-  Managed(std::int64_t n, bool prefetch)
-      : prefetch_(prefetch), data_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::managed"), n) {
+  Managed(std::int64_t n, Prefetch prefetch)
+      : prefetch_(prefetch == Prefetch::to_device),
+        data_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "nbk::add_one::managed"), n) {
     fill(Kokkos::DefaultHostExecutionSpace(), data_, 0);
     nbk::fence("nbk::add_one::managed first touch");
   }
