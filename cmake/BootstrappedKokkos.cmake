@@ -2,15 +2,17 @@
 # the user named a Kokkos of their own. For a CUDA-enabled Kokkos 3.x/4.x built with
 # nvcc_wrapper, the project must be compiled with the same wrapper, so pick it here, before
 # project() enables the language.
+# NBK_CACHE_DIR: where scripts/bootstrap.sh keeps its installs (scripts/common.sh: $NBK_CACHE), and
+# the compiler cache beside them (cmake/Ccache.cmake).
+if(DEFINED ENV{NBK_CACHE})
+  set(NBK_CACHE_DIR "$ENV{NBK_CACHE}")
+elseif(DEFINED ENV{XDG_CACHE_HOME})
+  set(NBK_CACHE_DIR "$ENV{XDG_CACHE_HOME}/nbk")
+else()
+  set(NBK_CACHE_DIR "$ENV{HOME}/.cache/nbk")
+endif()
 if(NOT DEFINED Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT} AND NBK_KOKKOS_FLAVOUR)
-  if(DEFINED ENV{NBK_CACHE})
-    set(_nbk_cache "$ENV{NBK_CACHE}")
-  elseif(DEFINED ENV{XDG_CACHE_HOME})
-    set(_nbk_cache "$ENV{XDG_CACHE_HOME}/nbk")
-  else()
-    set(_nbk_cache "$ENV{HOME}/.cache/nbk")
-  endif()
-  set(_nbk_prefix "${_nbk_cache}/kokkos/${NBK_KOKKOS_FLAVOUR}")
+  set(_nbk_prefix "${NBK_CACHE_DIR}/kokkos/${NBK_KOKKOS_FLAVOUR}")
   if(NOT EXISTS "${_nbk_prefix}")
     message(FATAL_ERROR "No Kokkos '${NBK_KOKKOS_FLAVOUR}' install at ${_nbk_prefix}. "
                         "Run: scripts/bootstrap.sh ${NBK_KOKKOS_FLAVOUR}  (or pass -DKokkos_ROOT=...)")

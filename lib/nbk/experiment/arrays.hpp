@@ -93,19 +93,12 @@ struct ArraysSpec {
     using Out = Kokkos::View<typename decltype(ProblemType::reference)::value_type*, typename Space::memory_space>;
     Data(const ProblemType& p, const Row&) : out(allocate<Out>(std::string(Spec::label) + "::out", p.reference.size())) {}
     static std::array<decltype(ProblemType::x), 1> inputs(const ProblemType& p) { return {p.x}; }
-    static Footprint footprint(const Size& s, const typename Spec::Told&) {
-      return arrays_case_footprint<Space>(s.elements() * sizeof(typename decltype(ProblemType::x)::value_type),
-                                          Spec::output_length(s) * sizeof(typename Out::value_type));
-    }
-    Out out;
+    Out out;  // what the case holds: what Spec::traffic moves (no footprint of its own)
   };
   struct HostData {
     using Out = Kokkos::View<typename decltype(ProblemType::reference)::value_type*, Kokkos::HostSpace>;
     HostData(const ProblemType& p, const Row&) : out(allocate<Out>(std::string(Spec::label) + "::out", p.reference.size())) {}
-    static Footprint footprint(const Size& s, const typename Spec::Told&) {
-      return {Spec::output_length(s) * sizeof(typename Out::value_type), 0};
-    }
-    Out out;
+    Out out;  // what the case holds: the output Spec::traffic writes
   };
   template <class Out>
   static Verdict check(const ProblemType& p, const Row&, const Out& out) {
@@ -161,57 +154,39 @@ constexpr bool runs_here(Where where) {
   return runs_on<Space>(where, Spec::template has_vendor<Space>);
 }
 
-template <class Spec>
-Variant host_variant(const Row<Spec>& row) {
+}  // namespace arrays_detail
+
+template <class Spec, class ProblemType>
+Variant ArraysSpec<Spec, ProblemType>::host_variant(const Row& row) {
   Variant v{row.name};
   v.space = "host";
   take_row_fields(v, row, false);
-  v.footprint = holds<Spec, Kokkos::DefaultHostExecutionSpace>(row.call.host, row, true);
-  v.make = exp::maker<typename Spec::Problem>([row](const typename Spec::Problem& p, const Size& s) {
-    return row.call.host.make(p, s, row);
-  });
+  v.footprint = arrays_detail::holds<Spec, Kokkos::DefaultHostExecutionSpace>(row.call.host, row, true);
+  v.make = exp::maker<ProblemType>([row](const ProblemType& p, const Size& s) { return row.call.host.make(p, s, row); });
   return v;
 }
 
 // A space row on Space, split over the ranks where it runs across them.
-template <class Spec, class Space>
-Variant variant_on(const Row<Spec>& row) {
+template <class Spec, class ProblemType>
+template <class Space>
+Variant ArraysSpec<Spec, ProblemType>::variant_on(const Row& row) {
   const auto& on = row.call.on_space[space_index<Space>(EnabledSpaces{})];
   const bool device = is_device_space_v<Space>;
   Variant v = arrays_variant<Space>(row.name, Spec::in_words, Spec::out_words);
   v.first_call = device ? Spec::first_call : "";
   v.timed_with_transfers = device && Spec::timed_with_transfers;
   take_row_fields(v, row, device);
-  v.footprint = holds<Spec, Space>(on, row, false);
-  v.make = exp::maker<typename Spec::Problem>([row, make = on.make](const typename Spec::Problem& p, const Size& s) {
-    return make(p, s, row);
-  });
+  v.footprint = arrays_detail::holds<Spec, Space>(on, row, false);
+  v.make = exp::maker<ProblemType>([row, make = on.make](const ProblemType& p, const Size& s) { return make(p, s, row); });
   return row.where == Where::across_ranks ? across_ranks(std::move(v)) : v;
 }
 
 // Whether a space row is made on Space and runs there.
-template <class Spec, class Space>
-bool made_on(const Row<Spec>& row) {
-  return !row.call.host.make && row.call.on_space[space_index<Space>(EnabledSpaces{})].make &&
-         runs_here<Spec, Space>(row.where);
-}
-}  // namespace arrays_detail
-
-template <class Spec, class ProblemType>
-Variant ArraysSpec<Spec, ProblemType>::host_variant(const Row& row) {
-  return arrays_detail::host_variant(row);
-}
-template <class Spec, class ProblemType>
-template <class Space>
-Variant ArraysSpec<Spec, ProblemType>::variant_on(const Row& row) {
-  return arrays_detail::variant_on<Spec, Space>(row);
-}
 template <class Spec, class ProblemType>
 template <class Space>
 bool ArraysSpec<Spec, ProblemType>::made_on(const Row& row) {
-  return arrays_detail::made_on<Spec, Space>(row);
+  return row.call.on_space[space_index<Space>(EnabledSpaces{})].make && arrays_detail::runs_here<Spec, Space>(row.where);
 }
-
 
 template <class Spec, class ProblemType>
 template <class Space, template <class> class Data, class F>
