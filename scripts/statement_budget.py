@@ -53,6 +53,9 @@ def main(lib):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
+    if len(sys.argv) != 2 or not os.path.isdir(os.path.join(sys.argv[1], "nbk")):
+        given = sys.argv[1] if len(sys.argv) > 1 else "nothing"
+        print(f"statement_budget.py: error: expected one LIB_DIR holding nbk/<workload>/, got {given!r}",
+              file=sys.stderr)
+        sys.exit(2)
     sys.exit(main(sys.argv[1]))
