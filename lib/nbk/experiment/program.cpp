@@ -73,7 +73,8 @@ void sum_over_ranks(Probes& probes, const std::set<std::string>& spaces) {
 
 // The references of the selected variants' spaces: from the run's probe file where it holds
 // them (one process only: under several ranks every rank probes at once, and their sum judges
-// the rows), the rest probed here.
+// the rows), the rest probed here; the file's ceilings measured again where they are older than a
+// minute (nbk::ceilings_fresh_s).
 Probes reference_probes(const Experiment& e, Request& r, bool kokkos_up) {
   std::set<std::string> spaces;
   for (const Variant* v : r.variants) spaces.insert(reference_space(*v));
@@ -87,6 +88,7 @@ Probes reference_probes(const Experiment& e, Request& r, bool kokkos_up) {
     Probes probed = probe_spaces(missing, r.probe_elements, program_name(e));
     if (ranks::count() == 1) save_probe_file(r.probe_file, probed);
     probes.merge(probed);
+    if (ranks::count() == 1) refresh_ceilings(probes, r.probe_file, r.probe_elements);  // the file's, if stale
   }
   if (!r.probe_file.path.empty() && ranks::count() > 1)
     std::cout << "--probes " << r.probe_file.path << ": not read under " << ranks::count()
