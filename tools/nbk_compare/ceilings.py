@@ -106,8 +106,7 @@ def _memory(run, space, probe, row, counted_bytes, time):
         if fraction is None:
             return None, level, None, f"no ceiling for {level} in this record"
         return (fraction, level, detail, None) if fraction <= 1 else (
-            None, level, None, f"no ceiling: beats its {level} ceiling ({format_pct(fraction)}): a bug, in the row "
-            "or the probe")
+            None, level, None, f"no ceiling: beats its {level} ceiling (a bug, in the row or in the probe)")
     found = levels(run, space, probe) if probe else []
     if not found:
         return None, None, None, f"no ceiling: no {space} {'ceilings' if probe else 'probes'} in this record"
@@ -137,7 +136,7 @@ def judge(run, space, probe, row, counted_bytes, time, latency):
         ari = (None, f"no ceiling: no FMA {precision} probe in this record")
     elif flops:
         f = flops * 1e-9 / fma / time
-        ari = (f, None) if f <= 1 else (None, f"no ceiling: beats the FMA {precision} probe ({format_pct(f)})")
+        ari = (f, None) if f <= 1 else (None, f"no ceiling: beats the FMA {precision} probe")
     else:
         ari = None
     binds = "latency" if latency else "memory"
