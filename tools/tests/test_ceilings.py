@@ -8,10 +8,11 @@ import os
 import shutil
 import tempfile
 import unittest
+import unittest.mock
 
-from nbk_compare import ceilings, check, runs, summary
+from nbk_compare import ceilings, check, plots, runs, summary
 
-from .helpers import TOOLS, run_tool
+from .helpers import TOOLS, have_matplotlib, run_tool
 from .runs_fixtures import ceilings_run, old_gpu_run
 
 RESULTS = os.path.join(os.path.dirname(TOOLS), "results")
@@ -68,6 +69,30 @@ class OldFormat(unittest.TestCase):
         self.assertEqual(said[("add_one", "resident", "cuda", "2147483648")], "88% of HBM, theoretical peak")
         self.assertEqual(said[("product", "cub-prod", "cuda", "4000000")], "no ceiling for L2 in this record")
         self.assertEqual(said[("mat_add", "flat-stream", "openmp", "4096x4096")], "no ceiling: beats every DRAM ceiling")
+
+
+class Roofline(unittest.TestCase):
+    def test_a_roof_per_level_and_space(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            new, old = (runs.RunRecord(f(os.path.join(tmp, n))) for n, f in (("new", ceilings_run), ("old", old_gpu_run)))
+        self.assertEqual(plots.roofs(new)["openmp"], ([("L1", 400.0), ("L2", 190.0), ("L3", 90.0), ("DRAM", 40.0)],
+                                                      {"f32": 100.0}, None, True))
+        self.assertEqual(plots.roofs(new)["cuda"][0], [("L2", 9000.0), ("HBM", 4300.0)])
+        self.assertEqual(plots.roofs(new)["cuda"][2], 4812.0)
+        levels, _, theoretical, measured = plots.roofs(old)["cuda"]  # the probes' best, the device's peak
+        self.assertEqual((levels, round(theoretical), measured), ([("HBM", 4200.0)], 4814, False))
+
+    @unittest.skipUnless(have_matplotlib(), "matplotlib not importable by this interpreter (python3-matplotlib)")
+    def test_an_old_record_says_its_caches_were_not_measured(self):
+        from matplotlib.axes import Axes
+        titles, set_title = [], Axes.set_title
+        with tempfile.TemporaryDirectory() as tmp, unittest.mock.patch.object(
+                Axes, "set_title", lambda ax, t, **kw: titles.append(t) or set_title(ax, t, **kw)):
+            for name, make in (("old", old_gpu_run), ("new", ceilings_run)):
+                run = runs.open_runs([make(os.path.join(tmp, name))])
+                self.assertTrue(plots.write_rooflines(run, summary.summarize(run), tmp))
+        self.assertIn("cache levels not measured in this record", titles[0])
+        self.assertIn("a roof per memory level", titles[2])
 
 
 class EveryRecord(unittest.TestCase):
