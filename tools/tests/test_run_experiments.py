@@ -149,6 +149,21 @@ class MainJob(unittest.TestCase):
             self.assertEqual(context["exit_codes"]["sum"], 1)
             self.assertIn("add_one.json", context["programs"])
 
+    def test_a_row_above_its_ceiling_fails_the_run(self):
+        """Issue 58: a program of the format with ceilings whose row beats its own (nbk-check-ceilings)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            fake_build(os.path.join(tmp, "build"))
+            path = os.path.join(tmp, "build", "apps", "sum", "nbk-sum")
+            with open(path, encoding="utf-8") as f:
+                text = f.read().replace('"gb_per_s": 8.0}', '"gb_per_s": 8.0, "fraction_of_limit": 1.3, "limit_level": '
+                                        '"L2", "ceiling": {"level": "L2", "kind": "read", "fraction": 1.3}}')
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            proc, run = self.run_once(tmp, returncode=1)
+            self.assertIn("sum v openmp 2^10: 130% of L2 (fraction_of_limit 1.300)", proc.stdout)
+            self.assertIn("rows above their ceiling (exit 1; listed above)", proc.stdout + proc.stderr)
+            self.assertEqual(record.read_context(run)["exit_codes"]["sum"], 0)  # the program itself passed
+
     def test_without_numpy_one_line_and_the_run_goes_on(self):
         with tempfile.TemporaryDirectory() as tmp:
             proc, run = self.run_once(tmp, numpy="absent")
