@@ -197,7 +197,8 @@ def plot_roofline(run, lines, path):
 def write_rooflines(runs, lines, out_dir):
     """[(path, title)]: one picture per record (a machine), of its lines (a CPU-only record: of every workload's)."""
     return [(p, f"Roofline{f' of run {i + 1}' * (len(runs) > 1)}: each workload's best row per space against a "
-             "roof per memory level and space from the same run") for i, run in enumerate(runs) if (p := plot_roofline(run, [
+             "roof per memory level and space from the same run")
+            for i, run in enumerate(runs) if (p := plot_roofline(run, [
                  line for line in lines if line.run is run] or list({line.experiment: line for line in lines}.values()),
                  os.path.join(out_dir, f"roofline{f'-{i + 1}' * (len(runs) > 1)}.png")))]
 

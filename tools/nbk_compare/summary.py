@@ -3,7 +3,7 @@ beside them, the crossovers and the sentences that say them (docs/comparing.md).
 import re
 
 from . import ceilings
-from .fmt import format_pct, format_ratio, format_size, format_time
+from .fmt import format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES, size_sort_key
 from .runs import TRANSFERS, entries_of, experiment_order, positive
 
@@ -22,8 +22,9 @@ def _row(entry):
 
 def limit(entry):
     """The row's ceilings.Limit (its fraction: the time it cannot beat on its space over its time, None where no
-    ceiling of its record bounds it), or None for a row without a usable time and a reference's (NumPy's). A call over the link: its bytes at
-    the pinned rates, half each way, both ways at once where its copies overlap; else ceilings.judge: its bytes at
+    ceiling of its record bounds it), or None for a row without a usable time and a reference's (NumPy's). A call
+    over the link: its bytes at the pinned rates, half each way, both ways at once where its copies overlap; else
+    ceilings.judge: its bytes at
     its memory level's ceiling or its flops at the FMA probe, the larger, from the same run."""
     if entry is None or not entry.usable or entry.is_reference:  # NumPy's rows: beside the programs, not judged
         return None
@@ -249,7 +250,8 @@ def legend(runs, lines):
                     reference_label(runs, space), [r.label for r in reference_runs(runs, space)], [
                         line.experiment for line in lines if line.cpu and line.references.get(space)
                         and line.cpu_speedup(space) is None]) for space in reference_spaces(runs)],
-                unbounded=[(line.experiment, e.variant, e.space, found.none, re.sub(r"^\d+% of [^:]*: ", "", found.why))
+                unbounded=[(line.experiment, e.variant, e.space, found.none,
+                            re.sub(r"^\d+% of [^:]*: ", "", found.why))  # its program's, less its old figure
                            for line in lines for e in (line.cpu, line.resident, line.transfers)
                            if (found := limit(e)) and found.fraction is None and found.why],
                 notes=[f"{line.experiment}: {note}" for line in lines for note in line.notes])

@@ -145,8 +145,9 @@ def old_gpu_run(folder):
     """A record of today's format on a GPU machine: device_info.json's attributes (an H200's: L2 60 MiB, 4.8 TB/s
     theoretical), bench.json's host caches (L3 300 MiB shared), DRAM-sized probes, rows at L2, above the probes but
     below the theoretical peak, at L3 and at DRAM."""
-    device_info = {"experiment": "device_info", "results": [], "cuda": {"devices": [{"name": "Fixture GPU", "attributes": {
-        "L2_CACHE_SIZE": 62914560, "MEMORY_CLOCK_RATE": 3201000, "GLOBAL_MEMORY_BUS_WIDTH": 6016}}]}}
+    attributes = {"L2_CACHE_SIZE": 62914560, "MEMORY_CLOCK_RATE": 3201000, "GLOBAL_MEMORY_BUS_WIDTH": 6016}
+    device_info = {"experiment": "device_info", "results": [],
+                   "cuda": {"devices": [{"name": "Fixture GPU", "attributes": attributes}]}}
     probes = {"cuda": {"copy_gb_per_s": 3700.0, "in_place_gb_per_s": 3800.0, "triad_gb_per_s": 4200.0},
               "openmp": {"concurrency": 16, "copy_gb_per_s": 100.0, "in_place_gb_per_s": 140.0}}
 

@@ -68,13 +68,15 @@ class OldFormat(unittest.TestCase):
         said = texts(H200)
         self.assertEqual(said[("add_one", "resident", "cuda", "2147483648")], "88% of HBM, theoretical peak")
         self.assertEqual(said[("product", "cub-prod", "cuda", "4000000")], "no ceiling for L2 in this record")
-        self.assertEqual(said[("mat_add", "flat-stream", "openmp", "4096x4096")], "no ceiling: beats every DRAM ceiling")
+        self.assertEqual(said[("mat_add", "flat-stream", "openmp", "4096x4096")],
+                         "no ceiling: beats every DRAM ceiling")
 
 
 class Roofline(unittest.TestCase):
     def test_a_roof_per_level_and_space(self):
         with tempfile.TemporaryDirectory() as tmp:
-            new, old = (runs.RunRecord(f(os.path.join(tmp, n))) for n, f in (("new", ceilings_run), ("old", old_gpu_run)))
+            new, old = (runs.RunRecord(make(os.path.join(tmp, name)))
+                        for name, make in (("new", ceilings_run), ("old", old_gpu_run)))
         self.assertEqual(plots.roofs(new)["openmp"], ([("L1", 400.0), ("L2", 190.0), ("L3", 90.0), ("DRAM", 40.0)],
                                                       {"f32": 100.0}, None, True))
         self.assertEqual(plots.roofs(new)["cuda"][0], [("L2", 9000.0), ("HBM", 4300.0)])
@@ -132,7 +134,8 @@ class Command(unittest.TestCase):
         if not os.path.isdir(H200):
             self.skipTest("no results/h200-9a38a6f")
         with tempfile.TemporaryDirectory() as tmp:
-            run = shutil.copytree(H200, os.path.join(tmp, "run"), ignore=shutil.ignore_patterns("profile", "cpu-parity"))
+            run = shutil.copytree(H200, os.path.join(tmp, "run"),
+                                  ignore=shutil.ignore_patterns("profile", "cpu-parity"))
             for name in os.listdir(run):
                 if name.endswith(".json") and name not in ("run.json", "device_info.json"):
                     with open(os.path.join(run, name), encoding="utf-8") as f:

@@ -46,8 +46,10 @@ class Report(unittest.TestCase):
 
     def test_summary_first_and_small(self):
         self.assertLess(self.md.index("## Summary"), self.md.index("## Machine and build"))
-        self.assertIn("| maximum | 32x32x32 | mdrange-auto openmp 5.000 µs, no ceiling: no openmp probes in this record | "
-                      "mdrange-auto cuda 4.000 µs, no ceiling: no cuda probes in this record | 1.25x | mdrange-auto cuda 90.00 µs, 31% of link | 0.06x |", self.md)
+        self.assertIn("| maximum | 32x32x32 | mdrange-auto openmp 5.000 µs, no ceiling: no openmp probes in this "
+                      "record | "
+                      "mdrange-auto cuda 4.000 µs, no ceiling: no cuda probes in this record | 1.25x | "
+                      "mdrange-auto cuda 90.00 µs, 31% of link | 0.06x |", self.md)
         self.assertLessEqual(len(self.md[self.md.index("## Summary"):].splitlines()[2].split(" | ")), 8)  # columns
         self.assertIn("sum: 1 row(s) not verified: FAILED (error 0.125 > 0.1): left out", self.md)
         self.assertRegex(self.out, r"\nmaximum +32x32x32 +\| mdrange-auto openmp")  # the summary on stdout too
