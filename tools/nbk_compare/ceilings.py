@@ -21,19 +21,21 @@ class Level(collections.namedtuple("Level", "name capacity rates by")):
     best = property(lambda self: max(self.rates.values(), default=None))
 
 
-class Limit(collections.namedtuple("Limit", "fraction binds level detail none why")):
+class Limit(collections.namedtuple("Limit", "fraction binds level detail none why at_most", defaults=(None, False))):
     """fraction: the time the row cannot beat over its time (None: no ceiling bounds it; `none` says why);
     binds: memory, arithmetic, latency (a device call under 20 us) or link; level: L1, L2, L3, DRAM, HBM, FMA or link;
     detail: the traffic kind or the ceiling's source ("copy probe"); why: its program's reason for an old
-    fraction above 100% (for a row without a ceiling)."""
+    fraction above 100% (for a row without a ceiling); at_most: the row may sit in a cache the record has no size
+    for, whose ceiling is higher than the one it is judged by: its fraction of its own is at most `fraction`."""
 
     def text(self):
         """'81% of L2, 2 reads 1 write', '62% of DRAM, copy probe', 'no ceiling for L2 in this record'."""
         if self.fraction is None:
             return self.none
-        return f"{format_pct(self.fraction)} of {self.level}" + (f"{' ' if self.level == 'FMA' else ', '}{self.detail}"
+        return "≤" * self.at_most + f"{format_pct(self.fraction)} of {self.level}" + (f"{' ' if self.level == 'FMA' else ', '}{self.detail}"
                                                                  if self.detail else "") + (
-            ", latency" if self.binds == "latency" else "") + (f"; {self.none}" if self.none else "")
+            ", latency" if self.binds == "latency" else "") + ("; level not recorded" if self.at_most else "") + (
+            f"; {self.none}" if self.none else "")
 
 
 def _device(run):
@@ -93,27 +95,29 @@ def working_set(row, counted_bytes):
 
 
 def _memory(run, space, probe, row, counted_bytes, time):
-    """(fraction, level, detail, none) of the row's bytes against its level's ceiling."""
+    """(fraction, level, detail, none, at most?) of the row's bytes against its level's ceiling."""
     new = row.get("ceiling")
     if "ceiling" in row and not isinstance(new, dict):  # a new record's row its program found no ceiling for
         level = row.get("limit_level")
         return None, level, None, f"no ceiling for {level} in this record" if level and level not in (
-            "FMA", "link") else "no ceiling: its program names none"
+            "FMA", "link") else "no ceiling: its program names none", False
     if isinstance(new, dict):
         moved, rate = positive(new.get("bytes_moved_per_call")), positive(new.get("gb_per_s"))
         fraction = moved * 1e-9 / rate / time if moved and rate else positive(new.get("fraction"))
         level, detail = str(new.get("level")), new.get("kind_text") or KIND_TEXT.get(new.get("kind"))
         if fraction is None:
-            return None, level, None, f"no ceiling for {level} in this record"
-        return (fraction, level, detail, None) if fraction <= 1 else (
-            None, level, None, f"no ceiling: beats its {level} ceiling (a bug, in the row or in the probe)")
+            return None, level, None, f"no ceiling for {level} in this record", False
+        return (fraction, level, detail, None, False) if fraction <= 1 else (
+            None, level, None, f"no ceiling: beats its {level} ceiling (a bug, in the row or in the probe)", False)
     found = levels(run, space, probe) if probe else []
     if not found:
-        return None, None, None, f"no ceiling: no {space} {'ceilings' if probe else 'probes'} in this record"
+        return None, None, None, f"no ceiling: no {space} {'ceilings' if probe else 'probes'} in this record", False
     ws = working_set(row, counted_bytes)
     level = next((lv for lv in found if lv.capacity and ws <= lv.capacity), found[-1])
     if not level.rates:
-        return None, level.name, None, f"no ceiling for {level.name} in this record"
+        return None, level.name, None, f"no ceiling for {level.name} in this record", False
+    # no cache sizes: a row smaller than the probes that measured the memory (3 arrays) may sit in a cache
+    unplaced = len(found) == 1 and ws < 3 * 8 * (positive(probe.get("elements_per_array")) or float("inf"))
     theoretical = theoretical_gb_per_s(run, probe) if level.name == "HBM" else None
     fits = row.get("fitting_probe") or "copy"
     ladder = [(level.rates.get(fits), f"{fits} probe")] + [(level.best, f"{max(level.rates, key=level.rates.get)} "
@@ -121,8 +125,8 @@ def _memory(run, space, probe, row, counted_bytes, time):
     rate = counted_bytes * 1e-9 / time
     for ceiling, source in ladder:  # the probe of its traffic; where the row beats it, the strongest one; the peak
         if ceiling and rate <= ceiling and (not theoretical or ceiling <= theoretical):
-            return rate / ceiling, level.name, source, None
-    return None, level.name, None, f"no ceiling: beats every {level.name} ceiling"
+            return rate / ceiling, level.name, source, None, unplaced
+    return None, level.name, None, f"no ceiling: beats every {level.name} ceiling", False
 
 
 def judge(run, space, probe, row, counted_bytes, time, latency):
@@ -131,7 +135,7 @@ def judge(run, space, probe, row, counted_bytes, time, latency):
     fma = positive(probe.get(f"fma_{precision}_gflop_per_s"))
     if not counted_bytes and not flops:
         return Limit(None, "memory", None, None, "not judged: no bytes or flops counted", None)
-    mem = _memory(run, space, probe, row, counted_bytes, time) if counted_bytes else (None, None, None, None)
+    mem = _memory(run, space, probe, row, counted_bytes, time) if counted_bytes else (None, None, None, None, False)
     if flops and not fma:
         ari = (None, f"no ceiling: no FMA {precision} probe in this record")
     elif flops:
@@ -143,5 +147,5 @@ def judge(run, space, probe, row, counted_bytes, time, latency):
     if ari and ari[0] is None:  # flops faster than the FMA probe, or none to judge them by: no bound
         return Limit(None, "arithmetic", "FMA", None, ari[1], None)
     if ari and (mem[0] is None or ari[0] > mem[0]):  # arithmetic binds, or the memory side is not judged
-        return Limit(ari[0], "arithmetic", "FMA", precision, mem[3], None)
-    return Limit(mem[0], binds, mem[1], mem[2], mem[3], None)
+        return Limit(ari[0], "arithmetic", "FMA", precision, mem[3])
+    return Limit(mem[0], binds, *mem[1:4], None, mem[4])

@@ -70,6 +70,11 @@ class OldFormat(unittest.TestCase):
         self.assertEqual(said[("product", "cub-prod", "cuda", "4000000")], "no ceiling for L2 in this record")
         self.assertEqual(said[("mat_add", "flat-stream", "openmp", "4096x4096")],
                          "no ceiling: beats every DRAM ceiling")
+        # no CPU cache sizes in the record: a row at least its probes' 3 arrays is at DRAM, a smaller one may sit
+        # in a cache whose ceiling is higher than DRAM's: at most the fraction shown
+        self.assertEqual(said[("add_one", "resident", "openmp", "2147483648")], "83% of DRAM, in_place probe")
+        self.assertEqual(said[("sum", "blocked", "openmp", "134217571")],
+                         "≤87% of DRAM, dot probe; level not recorded")
 
 
 class Roofline(unittest.TestCase):
