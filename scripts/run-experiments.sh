@@ -16,7 +16,8 @@
 # NumPy it says so in one line and the run goes on; a failed check fails the run as a program's
 # does; any other NumPy problem is logged, never fatal. NBK_NUMPY_ARGS adds arguments to it
 # (e.g. "--only sum,sin_exp"); NBK_NUMPY names another script to run in its place (the tests' stand-in).
-# Compare runs, of this machine or others: tools/nbk-report RUN... --out DIR.
+# Compare runs, of this machine or others: tools/nbk-report RUN... --out DIR. A row above its
+# ceiling fails the run (tools/nbk-check-ceilings, after the report).
 # The experiments, in order, are those of experiments.txt (the list CMake builds a program
 # for); each runs at the document's size. Run a program yourself for other sizes (every one has --help).
 # Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build]
@@ -112,6 +113,9 @@ log "this run's record: $run/ (run.json, <experiment>.json, numpy/, run.log)"
 report_started=$(date +%s.%N)
 "$python" tools/nbk-report "$run" ||
   { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }
+# No row above its ceiling (issue 58): a row that beats it is a bug, in the row or its probe.
+"$python" tools/nbk-check-ceilings "$run" ||
+  { rc=$?; log "rows above their ceiling (exit $rc; listed above)"; ((status)) || status=$rc; }
 elapsed="elapsed: $(seconds_since "$started") s in all; the programs, NumPy and the report $(seconds_since "$programs_started") s,"
 elapsed+=" of which the report $(seconds_since "$report_started") s (each program's time is in run.log)"
 log "$elapsed"
