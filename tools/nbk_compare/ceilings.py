@@ -103,7 +103,8 @@ def _memory(run, space, probe, row, counted_bytes, time):
             "FMA", "link") else "no ceiling: its program names none", False
     if isinstance(new, dict):
         moved, rate = positive(new.get("bytes_moved_per_call")), positive(new.get("gb_per_s"))
-        fraction = moved * 1e-9 / rate / time if moved and rate else positive(new.get("fraction"))
+        floor = positive(new.get("floor_s")) or 0  # no call of its kind is faster: launch, fork, fence
+        fraction = max(floor, moved * 1e-9 / rate) / time if moved and rate else positive(new.get("fraction"))
         level, detail = str(new.get("level")), new.get("kind_text") or KIND_TEXT.get(new.get("kind"))
         if fraction is None:
             return None, level, None, f"no ceiling for {level} in this record", False

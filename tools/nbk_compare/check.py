@@ -25,9 +25,10 @@ def own_fractions(row):
     ceiling = row.get("ceiling") if isinstance(row.get("ceiling"), dict) else {}
     moved, rate, best = (positive(v) for v in (ceiling.get("bytes_moved_per_call"), ceiling.get("gb_per_s"),
                                                row.get("best_s")))
+    floor = positive(ceiling.get("floor_s")) or 0
     found = [("fraction_of_limit", row.get("fraction_of_limit")), ("ceiling.fraction", ceiling.get("fraction")),
-             ("ceiling's bytes_moved_per_call / best_s / gb_per_s", moved and rate and best and moved * 1e-9 / best /
-              rate)]
+             ("ceiling's max(floor_s, bytes_moved_per_call / gb_per_s) / best_s",
+              moved and rate and best and max(floor, moved * 1e-9 / rate) / best)]
     return [(k, v) for k, v in found if positive(v)]
 
 
