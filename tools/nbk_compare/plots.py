@@ -6,6 +6,7 @@ import struct
 import sys
 
 from .fmt import format_size, format_time
+from .record import written_whole
 from .summary import TRANSFERS, _row, best
 
 DPI, FONT = 110, 8
@@ -27,9 +28,10 @@ def _figure(**kw):
 
 
 def _save(fig, path):
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    if (height := png_size(path)[1]) > MAX_HEIGHT_PX:
-        fig.savefig(path, dpi=DPI * MAX_HEIGHT_PX / height * 0.99, bbox_inches="tight")
+    with written_whole(path) as temporary:  # whole or absent, as every file the tools write
+        fig.savefig(temporary, format="png", dpi=DPI, bbox_inches="tight")
+        if (height := png_size(temporary)[1]) > MAX_HEIGHT_PX:
+            fig.savefig(temporary, format="png", dpi=DPI * MAX_HEIGHT_PX / height * 0.99, bbox_inches="tight")
     return path
 
 

@@ -1,6 +1,7 @@
 """Run records (tools/nbk-run-record): a folder <host>-<preset>-<revision>-<UTC date>, never reused, and
 its run.json (docs/comparing.md)."""
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -195,9 +196,30 @@ def finish(path, statuses=(), numpy=None):
     return context
 
 
+@contextlib.contextmanager
+def written_whole(path):
+    """A temporary path beside `path` for the block to write, renamed to `path` when the block ends (synced), removed
+    when it fails: at any instant, a SIGKILL included, `path` is its old file, the new one whole, or absent."""
+    temporary = f"{path}.tmp-{os.getpid()}"
+    try:
+        yield temporary
+        with open(temporary, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_whole(path, text):
+    """Writes `text` to `path` whole or not at all (written_whole)."""
+    with written_whole(path) as temporary, open(temporary, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def write_context(path, context):
-    with open(os.path.join(path, RUN_FILE), "w", encoding="utf-8") as f:
-        f.write(json.dumps(context, indent=1) + "\n")
+    write_whole(os.path.join(path, RUN_FILE), json.dumps(context, indent=1) + "\n")
 
 
 def read_context(path):

@@ -244,8 +244,7 @@ def build(runs, out_dir, plots_wanted=True):
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
     page = PAGE.render(title=title, body=Markup(doc.html_body()))
     for path, text in zip(written, (doc.markdown(), page)):
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        record.write_whole(path, text)
     return written, summary_text(runs, lines) if lines else ""
 
 
