@@ -219,7 +219,10 @@ bool run_sweeps(const Experiment& e, const Request& r, nlohmann::json& doc, std:
       continue;
     }
     const SweepResult sweep = run_sweep(e, plan, r.settings, r.sweep_max, r.budget_s);
-    if (stopping()) {
+    const auto cut = [](const SweepPoint& p) {
+      return p.host.cut() || p.device.cut() || p.device_with_transfers.cut();
+    };
+    if (std::any_of(sweep.points.begin(), sweep.points.end(), cut)) {
       stop.emplace().in_progress = {{"sweep", sweep_key(plan)}};
       continue;
     }
