@@ -367,5 +367,5 @@ if [[ -n "${OUT:-}" ]]; then
   pack || status=1
 fi
 trap - EXIT
-((${#stop})) && exit $((128 + $(kill -l "$stop")))
+[[ -z $stop ]] || exit $((128 + $(kill -l "$stop")))
 exit "$status"
