@@ -8,6 +8,7 @@ import sys
 from .fmt import format_size, format_time
 from . import ceilings
 from .gbench import on_device
+from .record import written_whole
 from .runs import positive
 from .summary import TRANSFERS, _row, best
 
@@ -30,9 +31,10 @@ def _figure(**kw):
 
 
 def _save(fig, path):
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    if (height := png_size(path)[1]) > MAX_HEIGHT_PX:
-        fig.savefig(path, dpi=DPI * MAX_HEIGHT_PX / height * 0.99, bbox_inches="tight")
+    with written_whole(path) as temporary:  # whole or absent, as every file the tools write
+        fig.savefig(temporary, format="png", dpi=DPI, bbox_inches="tight")
+        if (height := png_size(temporary)[1]) > MAX_HEIGHT_PX:
+            fig.savefig(temporary, format="png", dpi=DPI * MAX_HEIGHT_PX / height * 0.99, bbox_inches="tight")
     return path
 
 

@@ -133,6 +133,9 @@ class RunRecord:
                              "Benchmark JSON: not a run")
         self.entries = [e for files in (self.programs, self.references) for _, data in files.values()
                         for e in rows_of(self, data)]
+        # What an interrupted run did not measure (record.missing_rows, missing_programs): (experiment, line) each.
+        self.missing = [(x, line) for files in (self.programs, self.references) for x, (_, data) in files.items()
+                        for line in record.missing_rows(data)] + record.missing_programs(self.context)
 
     def add_file(self, path, strict=False):
         """A program result or Google Benchmark file; anything else skipped (strict: refused)."""

@@ -44,7 +44,7 @@ if mode == "absent":
                    file=sys.stderr) or 2)
 if mode == "crash":
     sys.exit(print("Traceback (most recent call last): MemoryError (stand-in)", file=sys.stderr) or 3)
-os.makedirs(out)
+os.makedirs(out, exist_ok=True)  # a resumed run makes it again
 context = {"execution_spaces": ["numpy"], "threads": 1, "numpy_version": "0.0-stub", "blas": "stub BLAS",
            "blas_library": None, "blas_threads": None, "label": "numpy"}
 for exp in ("add_one", "sum"):

@@ -30,6 +30,8 @@ struct Result {
   Traffic traffic;
   int planned_repetitions = 0;  // the calls asked for after the first
   double budget_s = 0;          // the row's time budget (0: none): see run_variant
+  // Whether a signal cut a timing (nbk/core/stop.hpp): the row did not finish, and is no result.
+  bool cut() const { return steady.cut || with_transfers.cut; }
   // Whether a timing stopped repeating before planned_repetitions because its budget was spent.
   bool stopped_early() const {
     return (steady.repetitions > 0 && steady.repetitions < planned_repetitions) ||
