@@ -21,8 +21,8 @@ namespace nbk::ceiling {
 inline constexpr int gpu_unroll = 4;
 using Pair = Pack<double, 2>;
 
-// The array lengths every form can take whole: a multiple of 64 (2 * gpu_unroll pairs), at least 64.
-constexpr Index round_length(Index n) { return n < 64 ? 64 : n / 64 * 64; }
+// The array lengths every form can take whole: a multiple of 8 (gpu_unroll pairs), at least 8.
+constexpr Index round_length(Index n) { return n < 8 ? 8 : n / 8 * 8; }
 
 // Work items of a kernel over n doubles: one per element (host code) or per gpu_unroll pairs.
 template <class Code>
@@ -134,7 +134,8 @@ void add(const Space& exec, const double* a, const double* b, double* c, Index n
 
 // ---- outside Kokkos, host memory (ceiling_loops.cpp): `threads` OpenMP threads, 1: this one ----
 
-// BabelStream's kernels: a static schedule over `threads`, the loops vectorized.
+// BabelStream's kernels: a static schedule over `threads`, the loops vectorized (the sum in
+// sixteen parts, as a vectorized reduction adds).
 double plain_read(const double* a, Index n, int threads);
 void plain_update(double* b, Index n, int threads);
 void plain_copy(const double* a, double* c, Index n, int threads);

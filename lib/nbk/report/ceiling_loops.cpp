@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace nbk::ceiling {
 
@@ -28,7 +29,8 @@ Part part_of(Index n, int thread, int threads) {
   return {first, last};
 }
 
-// Runs body(first, last) on each of `threads` OpenMP threads (this thread alone for 1).
+// Runs body(first, last) on each of `threads` OpenMP threads, in parts of whole lines (a static
+// schedule, as BabelStream's); on this thread alone, without an OpenMP construct, for 1.
 template <class Body>
 void on_threads(Index n, int threads, const Body& body) {
 #if defined(_OPENMP)
@@ -67,38 +69,52 @@ inline void stream_add_pd(double* to, const double* a, const double* b) {
 
 }  // namespace
 
-double plain_read(const double* __restrict a, Index n, int threads) {
-  double sum = 0;
+// Sixteen sums at once, so that the adds of a thread overlap (one sum would wait on each add) and
+// vectorize without reassociating any one of them: what a read-only kernel can reach.
+double plain_read(const double* a, Index n, int threads) {
+  constexpr int lanes = 16;
+  std::vector<double> parts(static_cast<std::size_t>(std::max(threads, 1)), 0.0);
+  on_threads(n, threads, [&](Index first, Index last) {
+    double acc[lanes] = {};
+    Index i = first;
+    for (; i + lanes <= last; i += lanes)
+      for (int k = 0; k < lanes; ++k) acc[k] += a[i + k];
+    for (; i < last; ++i) acc[0] += a[i];
+    double sum = 0;
+    for (int k = 0; k < lanes; ++k) sum += acc[k];
 #if defined(_OPENMP)
-#pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : sum) if (threads > 1)
+    parts[static_cast<std::size_t>(threads > 1 ? omp_get_thread_num() : 0)] = sum;
+#else
+    parts[0] = sum;
 #endif
-  for (Index i = 0; i < n; ++i) sum += a[i];
-  (void)threads;
+  });
+  double sum = 0;
+  for (const double p : parts) sum += p;
   return sum;
 }
 
-void plain_update(double* __restrict b, Index n, int threads) {
-#if defined(_OPENMP)
-#pragma omp parallel for simd num_threads(threads) schedule(static) if (threads > 1)
-#endif
-  for (Index i = 0; i < n; ++i) b[i] += 1.0;
-  (void)threads;
+void plain_update(double* b, Index n, int threads) {
+  on_threads(n, threads, [=](Index first, Index last) {
+    double* __restrict x = b;
+    for (Index i = first; i < last; ++i) x[i] += 1.0;
+  });
 }
 
-void plain_copy(const double* __restrict a, double* __restrict c, Index n, int threads) {
-#if defined(_OPENMP)
-#pragma omp parallel for simd num_threads(threads) schedule(static) if (threads > 1)
-#endif
-  for (Index i = 0; i < n; ++i) c[i] = a[i];
-  (void)threads;
+void plain_copy(const double* a, double* c, Index n, int threads) {
+  on_threads(n, threads, [=](Index first, Index last) {
+    const double* __restrict x = a;
+    double* __restrict y = c;
+    for (Index i = first; i < last; ++i) y[i] = x[i];
+  });
 }
 
-void plain_add(const double* __restrict a, const double* __restrict b, double* __restrict c, Index n, int threads) {
-#if defined(_OPENMP)
-#pragma omp parallel for simd num_threads(threads) schedule(static) if (threads > 1)
-#endif
-  for (Index i = 0; i < n; ++i) c[i] = a[i] + b[i];
-  (void)threads;
+void plain_add(const double* a, const double* b, double* c, Index n, int threads) {
+  on_threads(n, threads, [=](Index first, Index last) {
+    const double* __restrict x = a;
+    const double* __restrict y = b;
+    double* __restrict z = c;
+    for (Index i = first; i < last; ++i) z[i] = x[i] + y[i];
+  });
 }
 
 void streaming_copy(const double* a, double* c, Index n, int threads) {

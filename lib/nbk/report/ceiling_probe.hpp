@@ -168,9 +168,9 @@ class CeilingArrays {
   int updates_ = 0;
 };
 
-// The working set a floor is measured with: a few lines an array (64 doubles: eight pairs four
-// in flight for the GPU's code).
-inline constexpr std::uint64_t floor_working_set = 3 * 64 * sizeof(double);
+// The working set a floor is measured with: 24 doubles, 8 an array for the kinds of two and three
+// (four pairs in flight, the GPU code's least), smaller than any call a row makes of its kind.
+inline constexpr std::uint64_t floor_working_set = 24 * sizeof(double);
 
 // Each form's floor: its fastest call over a few lines, in the order forms() gives them, after
 // `calls` timed calls each.
