@@ -161,7 +161,9 @@ Limit limit_of(const Experiment& experiment, const Result& r, const Probes& prob
     return {(copies_both_ways(v) ? std::max(up, down) : up + down) / best, "link", "link", "link", {}};
   }
   CeilingVerdict memory;
-  if (probe != probes.end()) memory = judge(probe->second.ceilings, stated_traffic(experiment, r), best);
+  // A "host" row is plain code (or a vendor library) outside Kokkos: no launch of a space bounds it.
+  if (probe != probes.end())
+    memory = judge(probe->second.ceilings, stated_traffic(experiment, r), best, v.space != "host");
   const auto arithmetic = fraction_of(Basis::fma_peak, r.traffic, best, probes, space);
   if (!memory.fraction && !arithmetic)
     return {std::nullopt, r.traffic.total() || r.traffic.flops ? "-" : "none counted", "", "", memory};

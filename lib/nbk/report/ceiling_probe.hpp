@@ -246,6 +246,7 @@ Ceilings probe_ceilings(const Space& exec, const std::vector<MemoryLevel>& level
   c.verified = true;
   std::uint64_t largest_cache = 0;
   const std::vector<double> floors = form_floors(exec, 40);
+  c.empty_call_s = ceiling_detail::time_form([] {}, 100, fences_for<Space>).first;
   {
     CeilingArrays<Space> tiny(exec, floor_working_set);
     const auto forms = tiny.forms();
