@@ -245,8 +245,8 @@ Ceilings probe_ceilings(const Space& exec, const std::vector<MemoryLevel>& level
   c.stores_allocate = !is_device_space_v<Space>;
   c.verified = true;
   std::uint64_t largest_cache = 0;
-  const std::vector<double> floors = form_floors(exec, 40);
-  c.empty_call_s = ceiling_detail::time_form([] {}, 100, fences_for<Space>).first;
+  // Many calls: a floor a busy moment raised would bound no row run in a quiet one.
+  const std::vector<double> floors = form_floors(exec, 200);
   {
     CeilingArrays<Space> tiny(exec, floor_working_set);
     const auto forms = tiny.forms();

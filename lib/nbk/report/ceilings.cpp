@@ -82,7 +82,7 @@ CeilingVerdict judge(const Ceilings& ceilings, const Traffic& traffic, double se
     return v;
   }
   if (const auto floor = ceilings.floor_s.find(v.kind); floor != ceilings.floor_s.end()) v.floor_s = floor->second;
-  if (!launches) v.floor_s = std::min(v.floor_s, ceilings.empty_call_s);
+  if (!launches) v.floor_s = 0;
   const double at_ceiling = static_cast<double>(v.moved) * 1e-9 / v.gb_per_s;
   v.floor_binds = v.floor_s > at_ceiling;
   if (seconds > 0) v.fraction = std::max(v.floor_s, at_ceiling) / seconds;
@@ -103,8 +103,6 @@ void keep_fastest(Ceilings& kept, const Ceilings& fresher) {
       if (c.gb_per_s > k.gb_per_s) k = c;
     }
   }
-  if (fresher.empty_call_s > 0 && (kept.empty_call_s <= 0 || fresher.empty_call_s < kept.empty_call_s))
-    kept.empty_call_s = fresher.empty_call_s;
   for (const auto& [kind, floor] : fresher.floor_s) {
     const auto k = kept.floor_s.find(kind);
     if (k == kept.floor_s.end() || floor < k->second) kept.floor_s[kind] = floor;
@@ -133,7 +131,6 @@ nlohmann::json to_json(const Ceilings& c) {
   for (const auto& [kind, floor] : c.floor_s) floors[kind_key(kind)] = floor;
   nlohmann::json doc = {{"levels", levels},
                         {"floor_s", floors},
-                        {"empty_call_s", c.empty_call_s},
                         {"stores_allocate", c.stores_allocate},
                         {"verified", c.verified},
                         {"measured_at_epoch_s", c.measured_at_epoch_s},
@@ -158,7 +155,6 @@ Ceilings ceilings_from_json(const nlohmann::json& doc) {
   c.stores_allocate = doc.value("stores_allocate", true);
   c.verified = doc.value("verified", false);
   c.measured_at_epoch_s = doc.value("measured_at_epoch_s", 0.0);
-  c.empty_call_s = doc.value("empty_call_s", 0.0);
   if (const auto levels = doc.find("levels"); levels != doc.end() && levels->is_array())
     for (const auto& l : *levels) {
       if (!l.is_object()) continue;

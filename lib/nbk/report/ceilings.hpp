@@ -59,7 +59,6 @@ struct SweepRate {
 struct Ceilings {
   std::vector<LevelCeilings> levels;  // fastest first
   std::map<TrafficKind, double> floor_s;  // the fastest call of each kind's forms over a few lines
-  double empty_call_s = 0;  // a timed call of nothing: the floor of a row that launches no kernel (a plain loop)
   bool stores_allocate = true;        // a CPU's stores read the line first (write-allocate); a GPU's do not
   std::optional<TheoreticalPeaks> theoretical;
   std::vector<SweepRate> sweep;
@@ -87,7 +86,7 @@ struct CeilingVerdict {
 // the kind's floor and its moved bytes at the ceiling, over `seconds`.
 // Kinds with more reads per write than two are judged by the faster of add's and read's ceiling. A
 // row that launches no kernel of its space (plain code on one host thread, a vendor library) has
-// the floor of a timed call of nothing instead.
+// no floor: the clock resolves no call of a few elements there (tens of nanoseconds).
 CeilingVerdict judge(const Ceilings& ceilings, const Traffic& traffic, double seconds, bool launches = true);
 
 // Merges `fresher` into `kept`, level by level and kind by kind, keeping the faster figure:

@@ -131,7 +131,13 @@ void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements) {
     if (found == probes.end() || now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= ceilings_fresh_s)
       return;
     std::cerr << "probing " << found->first << "'s ceilings again ...\n";
-    keep_fastest(found->second.ceilings, measure_ceilings(Space(), elements, 2));
+    ProbeResult& kept = found->second;
+    keep_fastest(kept.ceilings, measure_ceilings(Space(), elements, 3));
+    // The FMA probes too, with as few runs: the fastest of old and new.
+    const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
+    for (auto [fma, made] : {std::pair{&kept.fma_f32, probe_fma<Space, float>(Space(), flops, 3)},
+                             std::pair{&kept.fma_f64, probe_fma<Space, double>(Space(), flops, 3)}})
+      if (made.verified && made.gflop_per_s > fma->gflop_per_s) *fma = made;
     ProbeResult p = found->second;
     p.from_file.clear();  // written back as this program's
     refreshed[found->first] = p;
