@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "nbk/core/errors.hpp"
+#include "nbk/core/region.hpp"
 #include "nbk/report/json_file.hpp"
 #include "nbk/report/run_context.hpp"
 #include "nbk/report/table.hpp"
@@ -58,6 +59,7 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
     if (is_device_space_v<Space> && !device_shortfall(3 * sizeof(double) * static_cast<std::uint64_t>(n)).empty())
       return;
     std::cerr << "probing " << name << " ...\n";
+    const Region region("nbk::probe::" + name);  // the probes' kernels apart from the rows' (docs/profiling.md)
     ProbeResult& probe = probes[name] = probe_bandwidth(Space(), n);
     // A probe size given (the tests' small runs) scales the FMA probe down with it.
     const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
