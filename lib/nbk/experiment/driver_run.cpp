@@ -23,6 +23,12 @@ std::string row_region(const Experiment& experiment, const Variant& variant, con
   return "nbk::" + experiment.name + "::" + variant.name + "@" + variant.space + (text.empty() ? "" : "/" + text);
 }
 
+std::shared_ptr<const Problem> problem_in_region(const Experiment& experiment, const Size& size,
+                                                 const Settings& settings) {
+  const Region region("nbk::" + experiment.name + "::problem" + (experiment.rank > 0 ? "/" + size.text() : ""));
+  return experiment.make_problem(size, settings);
+}
+
 Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
                    int repetitions, double budget_s) {
   Result result;

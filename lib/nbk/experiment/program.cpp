@@ -14,7 +14,6 @@
 
 #include "nbk/core/cli.hpp"
 #include "nbk/core/errors.hpp"
-#include "nbk/core/region.hpp"
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/main.hpp"
 #include "nbk/experiment/notes.hpp"
@@ -116,12 +115,7 @@ nlohmann::json json_head(const Experiment& e, const Request& r, const Probes& pr
 std::shared_ptr<const Problem> problem_at(const Experiment& e, const Request& r, const Size& size,
                                           nlohmann::json& doc) {
   if (e.rank > 0) std::cerr << "preparing " << e.name << " at " << size.text() << " ...\n";
-  std::shared_ptr<const Problem> problem;
-  {
-    // Its host arrays' fills in a region of their own, apart from the rows'.
-    const Region region("nbk::" + e.name + "::problem" + (e.rank > 0 ? "/" + size.text() : ""));
-    problem = e.make_problem(size, r.settings);
-  }
+  auto problem = problem_in_region(e, size, r.settings);
   problem->describe(std::cout);
   nlohmann::json problem_json = problem->to_json();
   if (e.rank > 0) {
