@@ -28,6 +28,11 @@
 # again after every program and every step, and on exit, so a call that a time limit kills
 # (SIGKILL included) keeps everything that finished before it. Each call packs only its own
 # results, so a session that runs the steps in several calls keeps each call's tarball.
+# A call stopped by SIGTERM, SIGINT or SIGHUP (a time limit that warns before it kills) forwards
+# the signal to the command running, once (a process group of its own: run_into): a program then
+# ends its row in flight and writes its finished rows and what it did not run (docs/experiments.md);
+# no command or step starts after it, the log says which step and command it stopped and which
+# steps did not run, and the results are packed; exit 128 + the signal's number.
 set -u
 started=$(date +%s.%N)
 # Seconds since $1 (a `date +%s.%N`), with one decimal.
@@ -54,14 +59,29 @@ done
 if [[ -f $here/payload.tar.gz ]]; then
   tar -xzf "$here/payload.tar.gz" -C "$here" || { echo "device-run: cannot unpack $here/payload.tar.gz" >&2; exit 1; }
 fi
-status=0
+status=0 stop="" child="" current=""
 note() { echo "== $*" | tee -a "$work/log.txt"; }
 run() { run_into /dev/null "$@"; }
-# run, its output also into FILE (a program's own text beside its JSON).
+# run, its output also into FILE (a program's own text beside its JSON). The command runs in a
+# process group of its own, waited for through the signals trapped meanwhile (on_stop forwards
+# them to it), and its output goes through a tee that ignores them, so a stopped program's last
+# lines (its table of the finished rows) are kept.
 run_into() {
-  local file=$1; shift
-  "$@" 2>&1 | tee -a "$work/log.txt" "$file"; local rc=${PIPESTATUS[0]}
-  ((rc == 0)) || { status=$rc; note "exit $rc: $*"; }
+  local file=$1 rc=0 out tee_pid; shift
+  exec {out}> >(trap '' INT TERM HUP; exec tee -a "$work/log.txt" "$file")
+  tee_pid=$!
+  set -m
+  "$@" >&"$out" 2>&1 &
+  child=$! current=$(basename "$1")
+  set +m
+  exec {out}>&-
+  while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
+  wait "$child" || rc=$?  # bash keeps the status of a child it reaped
+  wait "$tee_pid" 2>/dev/null || true
+  child="" current=""
+  ((rc == 0)) && return 0
+  status=$rc
+  if [[ -n $stop ]]; then note "stopped (exit $rc): $*"; else note "exit $rc: $*"; fi
 }
 # $OUT/results.tar.gz as $work stands now: written beside and renamed, so that a kill during
 # the tar leaves the previous pack whole.
@@ -72,7 +92,15 @@ pack() {
   tar -czf "$OUT/.results.tar.gz" -C "$work" . && mv -f "$OUT/.results.tar.gz" "$OUT/results.tar.gz"
 }
 trap 'pack' EXIT
-trap 'note "stopped by a signal"; exit 143' TERM INT
+# A signal (see the head): forwarded to the command running; a second one ends the call at once.
+on_stop() {
+  if [[ -n $stop ]]; then note "a second signal (SIG$1): ending now"; exit $((128 + $(kill -l "$1"))); fi
+  stop=$1
+  note "stopped by SIG$1 in step ${step:-none}${current:+ while $current ran}: it writes what it finished;" \
+       "no command starts after it"
+  [[ -z $child ]] || kill -s "$1" -- "-$child" 2>/dev/null || true
+}
+for signal in INT TERM HUP; do trap "on_stop $signal" "$signal"; done
 touch "$work/log.txt"
 
 # The run's record, run.json (tools/nbk-run-record, as scripts/run-experiments.sh writes one): this
@@ -131,6 +159,7 @@ sanitize() {
 }
 
 for step in "${steps[@]}"; do
+  [[ -z $stop ]] || { note "not run (stopped): step $step"; continue; }
   step_started=$(date +%s.%N)
   case "$step" in
     info)  note "device info"; nvidia-smi -L 2>&1 | tee -a "$work/log.txt"
@@ -152,6 +181,7 @@ for step in "${steps[@]}"; do
            apps_started=$(date +%s.%N)
            mkdir -p "$work/probes"  # a subfolder, which the report step does not read as results
            for app in ${APPS:-$(grep -v '^device_info$' "$here/experiments.txt")}; do
+             [[ -z $stop ]] || { note "not run (stopped): $app"; continue; }
              note "$app"
              only=${rows[$app]:-}; [[ -z ${ALL_ROWS:-} ]] || only=""
              probes=(--probes "$work/probes/probes.json"); [[ $app != device_info ]] || probes=()
@@ -186,6 +216,7 @@ for step in "${steps[@]}"; do
                              [add_one]=2^28 [sum]=134217571 [product]=2^27
                              [histogram]="10000000 --variant atomic-100 --variant scatter-100 --variant team-100 --variant private-100")
            for app in ${PROFILE_APPS:-maximum mat_add row_sum add_one sum histogram product}; do
+             [[ -z $stop ]] || break
              program="$here/bin/nbk-${app//_/-}"
              # A probe file stands for 15 minutes (the programs' rule): made again after 10.
              if [[ ! -s $probe_file || -n $(find "$probe_file" -mmin +10) ]]; then
@@ -223,6 +254,7 @@ for step in "${steps[@]}"; do
              note "smoke: no compute-sanitizer"; status=1
            fi
            for app in $(grep -v '^device_info$' "$here/experiments.txt"); do
+             [[ -z $stop ]] || break
              size=16; [[ $app == pi ]] && size=16x16
              note "smoke: $app at $size"
              sweep=(); "$here/bin/nbk-${app//_/-}" --help 2>/dev/null | grep -q -- --no-sweep && sweep=(--no-sweep)
@@ -244,6 +276,7 @@ for step in "${steps[@]}"; do
            declare -A shared=([histogram]="--size 100003" [sum]="--size 100003" [row_sum]="--size 257x1029"
                               [matmul]="--size 129" [pi]="--size 1024x64" [counter]="--size 10007")
            for app in histogram sum row_sum matmul pi counter; do
+             [[ -z $stop ]] || break
              for tool in memcheck racecheck; do
                # shellcheck disable=SC2086  # a size and its option
                sanitize "$app-$tool" clean "$tool" "$here/bin/nbk-${app//_/-}" "${small[@]}" ${shared[$app]}
@@ -257,6 +290,7 @@ for step in "${steps[@]}"; do
            fi
            export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
            for ranks in 2 1; do
+             [[ -z $stop ]] || break
              for app in add_one sum; do
                # shellcheck disable=SC2206  # MPI_ARGS is a list of arguments
                args=(${MPI_ARGS:---repetitions 3 --probe-size 2^24}); [[ -z ${MPI_ARGS:-} && $app == add_one ]] && args+=(--size 2^28)
@@ -290,6 +324,7 @@ for step in "${steps[@]}"; do
            mkdir -p "$work/parity"  # a subfolder: the report reads the apps step's JSON, not these
            declare -A parity_sizes=([add_one]=2^26 [sum]=33554275 [pi]=1536x10000 [matmul]=256)
            for app in ${PARITY_APPS:-$(grep -v '^device_info$' "$here/experiments.txt")}; do
+             [[ -z $stop ]] || break
              name="nbk-${app//_/-}"
              [[ -x $here/host/bin/$name ]] || { note "parity $app: no host-only $name"; status=1; continue; }
              args=(--space serial --space openmp --repetitions 5 --probe-size 2^20
@@ -298,6 +333,7 @@ for step in "${steps[@]}"; do
              "$here/bin/$name" --help 2>/dev/null | grep -q -- --no-sweep && args+=(--no-sweep)
              app_started=$(date +%s.%N)
              for build in cuda host host2 cuda2; do
+               [[ -z $stop ]] || break
                bin="$here/bin"; [[ $build == cuda* ]] || bin="$here/host/bin"
                note "parity $app: $build build"
                # shellcheck disable=SC2086  # PARITY_ARGS is a list of arguments
@@ -325,9 +361,11 @@ for step in "${steps[@]}"; do
 done
 
 note "elapsed: $(seconds_since "$started") s (steps: ${steps[*]})"
+[[ -z $stop ]] || note "stopped by SIG$stop: what finished is packed; the step it stopped and those after it did not finish"
 if [[ -n "${OUT:-}" ]]; then
   note "packing $(ls "$work" | wc -l) results into \$OUT/results.tar.gz (exit $status)"
   pack || status=1
 fi
 trap - EXIT
+[[ -z $stop ]] || exit $((128 + $(kill -l "$stop")))
 exit "$status"

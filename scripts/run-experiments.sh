@@ -16,12 +16,20 @@
 # NumPy it says so in one line and the run goes on; a failed check fails the run as a program's
 # does; any other NumPy problem is logged, never fatal. NBK_NUMPY_ARGS adds arguments to it
 # (e.g. "--only sum,sin_exp"); NBK_NUMPY names another script to run in its place (the tests' stand-in).
-# Compare runs, of this machine or others: tools/nbk-report RUN... --out DIR.
+# Compare runs, of this machine or others: tools/nbk-report RUN... --out DIR. A row above its
+# ceiling fails the run (tools/nbk-check-ceilings, after the report).
 # The experiments, in order, are those of experiments.txt (the list CMake builds a program
 # for); each runs at the document's size. Run a program yourself for other sizes (every one has --help).
-# Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build]
+# Usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build] [--resume RUN]
 #   --no-build: run the programs already built in build/<preset> (NBK_BUILD_DIR overrides the
 #   folder), no bootstrap, no CMake.
+#   --resume RUN: go on with the record RUN (of this revision and preset): run only the programs that
+#   did not run or whose rows are not all there, into RUN, then NumPy if it did not run, and the report.
+# Stopped by SIGINT, SIGTERM or SIGHUP, it forwards the signal to the program running (in a process
+# group of its own, so a terminal's Ctrl-C reaches it once, from here), which writes its finished
+# rows; no other program starts; run.json says which programs were stopped or not run, the report
+# is written of what finished, and the exit code is 128 + the signal's number. A job system that
+# signals every process of a job (Slurm) should signal this script alone (sbatch --signal=B:TERM@60).
 # The Kokkos is the bootstrap's choice (scripts/kokkos-source.sh): Kokkos_ROOT (an install: no
 # Kokkos built) or NBK_KOKKOS_SOURCE (a tarball or folder) build in build/<preset>-kokkos-<version>.
 set -euo pipefail
@@ -32,18 +40,31 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 source "$here/common.sh"
 
-usage="usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build]"
-preset="" runs="" build=1 command="$0 $*"
+usage="usage: scripts/run-experiments.sh [--preset serial|openmp|cuda] [--runs DIR] [--no-build] [--resume RUN]"
+preset="" runs="" build=1 resume="" command="$0 $*"
 while (($#)); do
   case "$1" in
-    --preset|--runs)
+    --preset|--runs|--resume)
       (($# >= 2)) || usage_error "$1 needs a value ($usage)"
-      if [[ "$1" == --preset ]]; then preset="$2"; else runs="$2"; fi
+      case "$1" in --preset) preset="$2" ;; --runs) runs="$2" ;; *) resume="$2" ;; esac
       shift 2 ;;
     --no-build) build=0; shift ;;
     *) usage_error "unknown argument '$1' ($usage)" ;;
   esac
 done
+# Debian's python3 first: bootstrap.sh installed python3-matplotlib for it.
+python="$(command -v /usr/bin/python3 || command -v python3 || true)"
+[[ -n "$python" ]] || die "no python3: it writes the run's record (tools/nbk-run-record)"
+if [[ -n "$resume" ]]; then
+  [[ -z "$runs" ]] || usage_error "--resume '$resume' with --runs: the record is RUN itself ($usage)"
+  [[ -f "$resume/run.json" ]] || usage_error "--resume '$resume': not a run record (no run.json there)"
+  # What the record lacks: "preset P", then "program EXPERIMENT" and "numpy" lines (its error: one line).
+  plan="$("$python" tools/nbk-run-record resume "$resume" --command "$command")" || exit 2
+  recorded="$(sed -n 's/^preset //p' <<<"$plan")"
+  [[ -z "$preset" || "$preset" == "$recorded" ]] ||
+    usage_error "--preset '$preset': the record '$resume' is of preset $recorded"
+  preset="$recorded"
+fi
 if [[ -z "$preset" && "$build" == 0 ]]; then
   usage_error "--no-build needs --preset ($usage)"
 fi
@@ -68,52 +89,105 @@ if ((build)); then
   cmake --build "$build_dir"
 fi
 build_dir="${build_dir:-${NBK_BUILD_DIR:-build/$preset}}"
-# Debian's python3 first: bootstrap.sh installed python3-matplotlib for it.
-python="$(command -v /usr/bin/python3 || command -v python3 || true)"
-[[ -n "$python" ]] || die "no python3: it writes the run's record (tools/nbk-run-record)"
-run="$("$python" tools/nbk-run-record start --root "${runs:-$build_dir/runs}" --preset "$preset" \
-         --build-dir "$build_dir" --command "$command")"
+if [[ -n "$resume" ]]; then
+  run="$resume" numpy_wanted=0
+  mapfile -t experiments < <(sed -n 's/^program //p' <<<"$plan")
+  grep -qx numpy <<<"$plan" && numpy_wanted=1
+  log "resuming $run: ${#experiments[@]} program(s) to run${experiments:+ (${experiments[*]})}$( ((numpy_wanted)) && echo ", then NumPy")"
+else
+  run="$("$python" tools/nbk-run-record start --root "${runs:-$build_dir/runs}" --preset "$preset" \
+           --build-dir "$build_dir" --command "$command")"
+  read -r -d "" -a experiments < experiments.txt || true  # one name a line
+  numpy_wanted=1
+fi
+
+# A signal stops the job (see the head): forwarded to the program running, and no program starts
+# after it. The record and the report are written then, shielded from it; a second signal while
+# they are ends the job at once (what they had written is whole: record.written_whole).
+stop="" child="" shielded=0
+on_signal() {
+  if [[ -n "$stop" ]] && ((shielded)); then log "a second signal (SIG$1): ending now"; exit $((128 + $(kill -l "$1"))); fi
+  [[ -n "$stop" ]] || log "stopped by SIG$1: the program running writes what it finished; no other starts"
+  stop="${stop:-$1}"
+  ((shielded)) || [[ -z "$child" ]] || kill -s "$1" "$child" 2>/dev/null || true
+}
+for signal in INT TERM HUP; do trap "on_signal $signal" "$signal"; done
+# Runs a step in a process group of its own and waits for it through the signals trapped meanwhile
+# (a trapped signal ends `wait`, not the step); returns the step's exit code.
+step() {
+  local code=0
+  set -m
+  "$@" &
+  child=$!
+  set +m
+  while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
+  wait "$child" || code=$?  # bash keeps the status of a child it reaped
+  child=""
+  return "$code"
+}
 
 # Pin OpenMP threads for timing, as Kokkos advises (the user's own settings win).
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"
-status=0 statuses=()
+status=0 statuses=() numpy_record=()
 read -ra numpy_args <<<"${NBK_NUMPY_ARGS:-}"
 programs_started=$(date +%s.%N)
 mkdir -p "$run/probes"  # not read by the report: a subfolder it does not list
+# The log: tee ignores the signals, so the lines a stopped program prints after one are kept.
+exec {log}> >(trap '' INT TERM HUP; exec tee -a "$run/run.log")
+tee_pid=$!
 {
-  for experiment in $(cat experiments.txt); do
+  for experiment in "${experiments[@]}"; do
+    [[ -z "$stop" ]] || break
     program="$build_dir/apps/$experiment/nbk-${experiment//_/-}"
     echo
     echo "=== $experiment ($preset preset) ==="
     code=0 probes=() program_started=$(date +%s.%N)
     # The run's references, probed once (device_info has no rows to judge: no --probes).
     [[ $experiment == device_info ]] || probes=(--probes "$run/probes/probes.json")
-    "$program" --json "$run/$experiment.json" "${probes[@]}" || { code=$?; status=$code; log "$experiment exited with $code"; }
+    step "$program" --json "$run/$experiment.json" "${probes[@]}" || {
+      code=$?; status=$code
+      if [[ -n "$stop" ]]; then log "$experiment stopped (exit $code)"; else log "$experiment exited with $code"; fi
+    }
     echo "--- $experiment: $(seconds_since "$program_started") s (exit $code)"
     statuses+=(--status "$experiment=$code")
   done
   echo
   echo "--- the programs: $(seconds_since "$programs_started") s"
-  echo "=== NumPy reference (tools/nbk-numpy, 1 thread) ==="
-  numpy_code=0 numpy_started=$(date +%s.%N)
-  "$python" "${NBK_NUMPY:-tools/nbk-numpy}" --threads 1 --out "$run/numpy" "${numpy_args[@]}" || numpy_code=$?
-  echo "--- NumPy reference: $(seconds_since "$numpy_started") s (exit $numpy_code)"
-  case "$numpy_code" in
-    0) ;;
-    1) status=1; log "the NumPy reference failed a check (exit 1)" ;;
-    *) log "the NumPy reference exited with $numpy_code (its output is above): not counted against the run" ;;
-  esac
-} > >(tee -a "$run/run.log") 2>&1
-wait $!  # for tee to write the last lines
-"$python" tools/nbk-run-record finish "$run" "${statuses[@]}" --numpy "$numpy_code" || status=$?
+  if [[ -z "$stop" ]] && ((numpy_wanted)); then
+    echo "=== NumPy reference (tools/nbk-numpy, 1 thread) ==="
+    numpy_code=0 numpy_started=$(date +%s.%N)
+    step "$python" "${NBK_NUMPY:-tools/nbk-numpy}" --threads 1 --out "$run/numpy" "${numpy_args[@]}" || numpy_code=$?
+    echo "--- NumPy reference: $(seconds_since "$numpy_started") s (exit $numpy_code)"
+    numpy_record=(--numpy "$numpy_code")
+    case "$numpy_code" in
+      0) ;;
+      1) status=1; log "the NumPy reference failed a check (exit 1)" ;;
+      *) log "the NumPy reference exited with $numpy_code (its output is above): not counted against the run" ;;
+    esac
+  fi
+} >&"$log" 2>&1
+exec {log}>&-
+wait "$tee_pid"  # for tee to write the last lines
+stopped=()
+[[ -z "$stop" ]] || stopped=(--signal "SIG$stop")
+shielded=1
+step "$python" tools/nbk-run-record finish "$run" "${statuses[@]}" "${numpy_record[@]}" "${stopped[@]}" || status=$?
 echo
 log "this run's record: $run/ (run.json, <experiment>.json, numpy/, run.log)"
 # The report: no benchmarks are run here (that is scripts/bench.sh's job), it only reads.
 report_started=$(date +%s.%N)
-"$python" tools/nbk-report "$run" ||
+step "$python" tools/nbk-report "$run" ||
   { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }
+# No row above its ceiling (issue 58): a row that beats it is a bug, in the row or its probe.
+"$python" tools/nbk-check-ceilings "$run" ||
+  { rc=$?; log "rows above their ceiling (exit $rc; listed above)"; ((status)) || status=$rc; }
 elapsed="elapsed: $(seconds_since "$started") s in all; the programs, NumPy and the report $(seconds_since "$programs_started") s,"
 elapsed+=" of which the report $(seconds_since "$report_started") s (each program's time is in run.log)"
 log "$elapsed"
 echo "[nbk] $elapsed" >>"$run/run.log"
+if [[ -n "$stop" ]]; then
+  log "stopped by SIG$stop: $run/run.json names the programs stopped and not run; go on with" \
+      "scripts/run-experiments.sh --resume $run"
+  exit $((128 + $(kill -l "$stop")))
+fi
 exit "$status"

@@ -136,4 +136,26 @@ for file in counter.json counter.txt log.txt; do
   grep -qx "./$file" <<<"$packed" || fail "a killed run's results.tar.gz lacks $file: $(tr '\n' ' ' <<<"$packed")"
 done
 grep -q "== counter" "$out/log.txt" || fail "the log in \$OUT lacks the program that finished"
-echo "device_run: 9 runs of run.sh as expected (one killed mid-apps, its finished programs kept)"
+# Stopped mid-apps by SIGTERM to its process group, as a time limit's `timeout` sends it, while
+# nbk-sum runs its rows: the signal reaches sum once (forwarded), which keeps its finished rows and
+# says what it did not run; counter and the report step do not run; the log says so; exit 143.
+rm -rf "${out:?}"/* "${dev:?}"/{bin,host,lib,tools,out,experiments.txt,parity.py,built.json}
+(cd "$work" && exec setsid env OUT="$out" OMP_NUM_THREADS=1 APPS="sum counter" \
+   APP_ARGS='--size 100003 --probe-size 4096 --repetitions 1000' bash .device/run.sh apps report >"$work/log" 2>&1) &
+runner=$!
+for _ in $(seq 600); do grep -q "running builtin on serial" "$work/log" 2>/dev/null && break; sleep 0.1; done
+grep -q "running builtin on serial" "$work/log" || { kill -KILL -- -"$runner" 2>/dev/null; fail "nbk-sum never ran its rows"; }
+kill -TERM -- -"$runner"
+rc=0; wait "$runner" || rc=$?
+((rc == 143)) || { tail -20 "$work/log" >&2; fail "run.sh stopped by SIGTERM exited $rc, not 143"; }
+packed=$(tar -tzf "$out/results.tar.gz")
+grep -qx "./sum.json" <<<"$packed" || fail "a stopped run's results.tar.gz lacks sum.json: $(tr '\n' ' ' <<<"$packed")"
+! grep -qx "./counter.json" <<<"$packed" || fail "counter ran after the signal"
+tar -xzOf "$out/results.tar.gz" ./sum.json | python3 -c 'import json, sys; d = json.load(sys.stdin)
+sys.exit(not (d["interrupted"]["signal"] == "SIGTERM" and d["results"] and d["interrupted"]["not_run"]))' ||
+  fail "sum.json does not keep its finished rows and name those not run"
+for line in "stopped by SIGTERM in step apps while nbk-sum ran" "stopped (exit 143)" "not run (stopped): counter" \
+            "not run (stopped): step report" "Stopped by SIGTERM: "; do
+  grep -qF "$line" "$out/log.txt" || fail "the stopped run's log lacks '$line'"
+done
+echo "device_run: 10 runs of run.sh as expected (one killed mid-apps, one stopped by SIGTERM: their finished programs and rows kept)"

@@ -289,7 +289,9 @@ def render_pairs(reg, rows, left_out, form, out):
              f"B/A = B's time / A's (<1: B is faster); U test: two-sided Mann-Whitney U of the repetitions' times, "
              f"alpha {reg.alpha} ('-': not both with repetitions)."] + reg.notes() + \
         [f"{left_out} row(s) of one run only, not shown (--all)"] * bool(left_out) + \
-        [f"{r['name']}: {r['verdict']}" for r in rows if r["a_error"] or r["b_error"]]
+        [f"{r['name']}: {r['verdict']}" for r in rows if r["a_error"] or r["b_error"]] + \
+        [f"{side}: {len(f.missing)} row(s) or program(s) not measured (a stopped run), not compared"
+         for side, f in (("A", a), ("B", b)) if getattr(f, "missing", ())]
     if reg.threshold is not None:
         notes.append(f"{len(fails)} regression(s): {', '.join(fails)}" if fails else "no regression")
     if form == "json":
@@ -371,6 +373,10 @@ def main(argv=None):
                              render_comparison_text(cmp))
         for path, why in (skipped for f in files for skipped in getattr(f, "skipped", ())):
             print(f"nbk-compare: skipped {path}: {why}", file=sys.stderr)
+        for f in files:  # an interrupted run's rows not measured: counted apart from those compared, one line each
+            if missing := getattr(f, "missing", ()):
+                print(f"nbk-compare: {f.label}: {len(missing)} row(s) or program(s) not measured (a stopped run), not "
+                      "compared:", *(f"  {x}: {line}" for x, line in missing), sep="\n", file=sys.stderr)
         return rc
     except (InputError, UsageError) as e:
         print(f"nbk-compare{' regress' * regress}: error: {e}", file=sys.stderr)

@@ -6,6 +6,10 @@ import struct
 import sys
 
 from .fmt import format_size, format_time
+from . import ceilings
+from .gbench import on_device
+from .record import written_whole
+from .runs import positive
 from .summary import TRANSFERS, _row, best
 
 DPI, FONT = 110, 8
@@ -27,9 +31,10 @@ def _figure(**kw):
 
 
 def _save(fig, path):
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    if (height := png_size(path)[1]) > MAX_HEIGHT_PX:
-        fig.savefig(path, dpi=DPI * MAX_HEIGHT_PX / height * 0.99, bbox_inches="tight")
+    with written_whole(path) as temporary:  # whole or absent, as every file the tools write
+        fig.savefig(temporary, format="png", dpi=DPI, bbox_inches="tight")
+        if (height := png_size(temporary)[1]) > MAX_HEIGHT_PX:
+            fig.savefig(temporary, format="png", dpi=DPI * MAX_HEIGHT_PX / height * 0.99, bbox_inches="tight")
     return path
 
 
@@ -110,55 +115,92 @@ def plot_single_size(lines, path):
     return _save(fig, path)
 
 
+LEVEL_STYLES = {"L1": ":", "L2": "-.", "L3": (0, (5, 1, 1, 1, 1, 1)), "DRAM": "-", "HBM": "-"}
+THEORETICAL = dict(linestyle=(0, (6, 2)), linewidth=2.2, alpha=0.45)
+
+
+def roofs(run):
+    """{space: ([(level, GB/s)], {precision: GFLOP/s}, theoretical GB/s or None, measured caches?)} of the record's
+    first program with probes of that space: a roof per memory level (its fastest traffic kind), the FMA probes and
+    a device's theoretical memory peak."""
+    found = {}
+    for _, data in run.programs.values():
+        for space, probe in (data.get("probes") or {}).items():
+            if space in found or not isinstance(probe, dict):
+                continue
+            levels = [(lv.name, lv.best) for lv in ceilings.levels(run, space, probe) if lv.best]
+            fma = {p: v for p in ("f32", "f64") if (v := positive(probe.get(f"fma_{p}_gflop_per_s")))}
+            found[space] = (levels, fma, ceilings.theoretical_gb_per_s(run, probe) if on_device(space) else None,
+                            isinstance(probe.get("ceilings"), dict))
+    return found
+
+
+def _moved(row):
+    """The bytes a call moves: its ceiling's, else the bytes its program counts."""
+    return positive((row.get("ceiling") or {}).get("bytes_moved_per_call")) or positive(row.get("bytes_per_call"))
+
+
 def plot_roofline(run, lines, path):
-    """Each workload's best row per space against the roofs of the record's probes (the first program's of each
-    space): GFLOP/s against flops per byte where a program counts flops, else GB/s against the memory probes."""
-    fig, ticker = _figure(figsize=(12, 5.2))
+    """Each workload's best row per space against a roof per memory level and space, the FMA roofs and a GPU's
+    theoretical peak, CPU and GPU on the same axes: GFLOP/s against flops per byte moved where a program counts
+    flops, else GB/s moved against the levels' roofs."""
+    fig, ticker = _figure(figsize=(12.7, 6.2))
     flops_ax, bytes_ax = fig.subplots(1, 2, width_ratios=(3, 2))
-    probes, shown = {s: p for _, d in reversed(run.programs.values()) for s, p in (d.get("probes") or {}).items()}, []
-    colors = {s: f"C{i}" for i, s in enumerate(probes)}
+    found, shown = roofs(run), []
+    colors = {s: f"C{i}" for i, s in enumerate(found)}
     for line in lines:
         entries = [e for e in run.entries if e.experiment == line.experiment and e.size == line.size
                    and e.usable and not e.crosses_link and not e.is_reference]
         for e in (best(x for x in entries if x.space == space) for space in dict.fromkeys(e.space for e in entries)):
-            if not (row := _row(e)[0]).get("bytes_per_call"):
+            if not (moved := _moved(row := _row(e)[0])):
                 continue
             shown += [line.experiment] * (line.experiment not in shown)
             mark = dict(marker="os^Dv<>pPX*hHd8"[shown.index(line.experiment) % 15], color=colors.get(e.space, "gray"),
                         linestyle="", markersize=7)
-            if flops := row.get("flops_per_call"):
-                flops_ax.plot(flops / row["bytes_per_call"], flops / e.time * 1e-9, **mark)
+            if flops := positive(row.get("flops_per_call")):
+                flops_ax.plot(flops / moved, flops / e.time * 1e-9, **mark)
             else:
-                bytes_ax.plot(line.experiment, row["bytes_per_call"] / e.time * 1e-9, **mark)
+                bytes_ax.plot(line.experiment, moved / e.time * 1e-9, **mark)
     for k, name in enumerate(shown):  # the workloads' marks, in the legend once
         flops_ax.plot([], [], marker="os^Dv<>pPX*hHd8"[k % 15], color="black", linestyle="", label=name)
     xs = [10 ** (k / 8) for k in range(-16, 25)]
-    for space, p in probes.items():
-        if bw := max(p.get(f"{k}_gb_per_s") or 0 for k in ("copy", "memcpy", "in_place", "dot", "triad")):
-            for precision, style in (("f32", "-"), ("f64", "--")):
-                if peak := p.get(f"fma_{precision}_gflop_per_s"):
-                    flops_ax.plot(xs, [min(peak, bw * x) for x in xs], style, color=colors[space], linewidth=1,
-                                  label=f"{space}: {bw:.0f} GB/s, FMA {precision} {peak:.0f} GFLOP/s")
-            bytes_ax.axhline(bw, color=colors[space], linewidth=1, label=f"{space}: best memory probe {bw:.0f} GB/s")
+    for space, (levels, fma, theoretical, measured) in found.items():
+        top = max(fma.values(), default=float("inf"))
+        for level, bw in levels:
+            style = dict(linestyle=LEVEL_STYLES.get(level, "--"), color=colors[space], linewidth=1.2)
+            flops_ax.plot(xs, [min(top, bw * x) for x in xs], **style, label=f"{space} {level}: {bw:.0f} GB/s")
+            bytes_ax.axhline(bw, **style)
+        if theoretical:
+            flops_ax.plot(xs, [min(top, theoretical * x) for x in xs], color=colors[space], **THEORETICAL,
+                          label=f"{space} theoretical memory peak: {theoretical:.0f} GB/s")
+            bytes_ax.axhline(theoretical, color=colors[space], **THEORETICAL)
+        fastest = max((bw for _, bw in levels), default=None)
+        for precision, peak in fma.items():
+            start = [x for x in xs if not fastest or fastest * x >= peak]
+            flops_ax.plot(start, [peak] * len(start), "-" if precision == "f32" else "--", color=colors[space],
+                          linewidth=1.8, label=f"{space} FMA {precision}: {peak:.0f} GFLOP/s")
     bytes_ax.plot([], [], "o", color="gray", label="host: one thread outside Kokkos")
     for ax in (flops_ax, bytes_ax):
         ax.set_yscale("log" if any(len(d.get_xdata()) for d in ax.get_lines()) else "linear")
     flops_ax.set_xscale(flops_ax.get_yscale())
     for axis in (flops_ax.xaxis, flops_ax.yaxis, bytes_ax.yaxis):  # plain numbers: no mathtext to lay out
         axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    _style(flops_ax, f"{run.label}: workloads that count flops (colour: space; roofs from the probes)",
-           "flops per byte (arithmetic intensity, log)", "GFLOP/s (log)", loc="upper left", bbox_to_anchor=(0, -0.12),
-           ncol=4)
-    _style(bytes_ax, f"{run.label}: workloads that count bytes only", "", "GB/s (log)", loc="upper left",
-           bbox_to_anchor=(0, -0.22))
+    said = "a roof per memory level (its fastest traffic kind)" if any(m for *_, m in found.values()) else \
+        "cache levels not measured in this record: DRAM-sized probes only"
+    _style(flops_ax, f"{run.label}: workloads that count flops (colour: space; {said})",
+           "flops per byte moved (arithmetic intensity, log)", "GFLOP/s (log)", loc="upper left",
+           bbox_to_anchor=(0, -0.12), ncol=3)
+    _style(bytes_ax, f"{run.label}: workloads that count bytes only (line style: level)", "",
+           "GB/s moved (log)", loc="upper left", bbox_to_anchor=(0, -0.22))
     bytes_ax.tick_params(axis="x", labelrotation=60)
     return _save(fig, path) if shown else None
 
 
 def write_rooflines(runs, lines, out_dir):
     """[(path, title)]: one picture per record (a machine), of its lines (a CPU-only record: of every workload's)."""
-    return [(p, f"Roofline{f' of run {i + 1}' * (len(runs) > 1)}: each workload's best row per space against the "
-             "same run's probes") for i, run in enumerate(runs) if (p := plot_roofline(run, [
+    return [(p, f"Roofline{f' of run {i + 1}' * (len(runs) > 1)}: each workload's best row per space against a "
+             "roof per memory level and space from the same run")
+            for i, run in enumerate(runs) if (p := plot_roofline(run, [
                  line for line in lines if line.run is run] or list({line.experiment: line for line in lines}.values()),
                  os.path.join(out_dir, f"roofline{f'-{i + 1}' * (len(runs) > 1)}.png")))]
 

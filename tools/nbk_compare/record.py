@@ -1,6 +1,7 @@
 """Run records (tools/nbk-run-record): a folder <host>-<preset>-<revision>-<UTC date>, never reused, and
 its run.json (docs/comparing.md)."""
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -177,9 +178,64 @@ def numpy_record(path, code):
             **{k: first[k] for k in NUMPY_KEYS if k in first}}
 
 
-def finish(path, statuses=(), numpy=None):
+def _text(value, default="?"):
+    return value if isinstance(value, str) else default
+
+
+def _row_text(row):
+    """'builtin on serial at 1000' or 'the sweep f32 against f32-device' of a key in a program's "interrupted"."""
+    if not isinstance(row, dict):
+        return None
+    if isinstance(sweep := row.get("sweep"), dict):
+        return f"the sweep {_text(sweep.get('host_variant'))} against {_text(sweep.get('device_variant'))}"
+    return f"{_text(row.get('variant'))} on {_text(row.get('space'))} at {_text(row.get('size'))}"
+
+
+def _list(value):
+    return value if isinstance(value, list) else []
+
+
+def missing_rows(doc):
+    """What a program's JSON says a signal left unmeasured, one line each: the row or sweep in progress, the rows
+    and sweeps not run ([] for a program that finished; the file is untrusted, so anything malformed is skipped)."""
+    stop = doc.get("interrupted") if isinstance(doc, dict) else None
+    if not isinstance(stop, dict):
+        return []
+    signal = _text(stop.get("signal"), "a signal")
+    out = [f"{text}: in progress when {signal} stopped it, not finished"
+           for text in [_row_text(stop.get("in_progress"))] if text]
+    rows = _list(stop.get("not_run")) + [{"sweep": s} for s in _list(stop.get("sweeps_not_run"))]
+    return out + [f"{text}: not run ({signal})" for text in map(_row_text, rows) if text]
+
+
+def missing_programs(context):
+    """What run.json says the main job did not run when a signal stopped it: (experiment or 'numpy', line) each."""
+    stop = context.get("interrupted") if isinstance(context, dict) else None
+    if not isinstance(stop, dict):
+        return []
+    signal = _text(stop.get("signal"), "a signal")
+    out = [(e, f"not run: the main job was stopped by {signal}")
+           for e in _list(stop.get("not_run")) if isinstance(e, str)]
+    if stop.get("numpy") in ("stopped", "not run"):
+        out.append((NUMPY_FOLDER, f"the NumPy reference: {stop['numpy']} ({signal})"))
+    return out
+
+
+def exit_codes(context):
+    """run.json's exit codes, {experiment: int}, anything else in them dropped (run.json is untrusted)."""
+    codes = context.get("exit_codes") if isinstance(context, dict) else None
+    return {k: v for k, v in codes.items() if isinstance(k, str) and type(v) is int} if isinstance(codes, dict) else {}
+
+
+STOPPED = 128  # an exit code above it: ended by a signal (stopped, or a crash)
+
+
+def finish(path, statuses=(), numpy=None, signal=None):
+    """run.json completed with the programs' facts and exit codes (added to those of an earlier, resumed, part); with
+    `signal` (the main job was stopped): "interrupted" says which programs it stopped and which it never ran."""
     context = read_context(path) or {"format": FORMAT, "name": os.path.basename(path)}
     programs = _program_contexts(path)
+    codes = {**exit_codes(context), **dict(statuses)}
     first = next(iter(programs.values()), {})
     config = first.get("kokkos_configuration")
     context.update({
@@ -188,16 +244,66 @@ def finish(path, statuses=(), numpy=None):
         "kokkos_configuration": str(config) if config else None,
         "omp": {k: first.get(k) for k in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS") if k in first},
         "host_concurrency": first.get("host_concurrency"), "programs": sorted(programs),
-        "exit_codes": dict(statuses), "finished_utc": _utc_text(datetime.datetime.now(datetime.timezone.utc))})
+        "exit_codes": codes, "finished_utc": _utc_text(datetime.datetime.now(datetime.timezone.utc))})
     if numpy is not None:
         context["numpy"] = numpy_record(path, numpy)
+    numpy_code = context["numpy"].get("exit_code") if isinstance(context.get("numpy"), dict) else None
+    context["interrupted"] = None if not signal else {
+        "signal": signal, "stopped": sorted(e for e, c in codes.items() if c > STOPPED),
+        "not_run": [e for e in experiments() if e not in codes],
+        "numpy": "not run" if type(numpy_code) is not int else "stopped" if numpy_code > STOPPED else "done"}
     write_context(path, context)
     return context
 
 
+def resume(path, command):
+    """What `scripts/run-experiments.sh --resume` runs into the record `path`: (preset, the experiments whose rows are
+    not all there, whether the NumPy reference runs). A program whose JSON says it was interrupted runs again whole
+    (docs/comparing.md says why). Records the resume in run.json."""
+    context = read_context(path)
+    if not context or context.get("format") != FORMAT or not isinstance(context.get("preset"), str):
+        raise OSError(f"{path}: not a run record (no {RUN_FILE} of format '{FORMAT}')")
+    revision, _ = git_revision()
+    if "unknown" not in (revision, context.get("git_revision", "unknown")) and revision != context["git_revision"]:
+        raise OSError(f"{path}: a record of revision {context['git_revision']}, this checkout is {revision}: "
+                      "resume it with the revision that started it")
+    codes = exit_codes(context)
+
+    def complete(experiment):
+        data = _json(os.path.join(path, experiment + ".json"))
+        return 0 <= codes.get(experiment, STOPPED + 1) <= STOPPED and isinstance(data, dict) and not missing_rows(data)
+    numpy_code = context["numpy"].get("exit_code") if isinstance(context.get("numpy"), dict) else None
+    context["resumed"] = _list(context.get("resumed")) + [
+        {"utc": _utc_text(datetime.datetime.now(datetime.timezone.utc)), "command": command}]
+    write_context(path, context)
+    return (context["preset"], [e for e in experiments() if not complete(e)],
+            type(numpy_code) is not int or numpy_code > STOPPED)
+
+
+@contextlib.contextmanager
+def written_whole(path):
+    """A temporary path beside `path` for the block to write, renamed to `path` when the block ends (synced), removed
+    when it fails: at any instant, a SIGKILL included, `path` is its old file, the new one whole, or absent."""
+    temporary = f"{path}.tmp-{os.getpid()}"
+    try:
+        yield temporary
+        with open(temporary, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_whole(path, text):
+    """Writes `text` to `path` whole or not at all (written_whole)."""
+    with written_whole(path) as temporary, open(temporary, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def write_context(path, context):
-    with open(os.path.join(path, RUN_FILE), "w", encoding="utf-8") as f:
-        f.write(json.dumps(context, indent=1) + "\n")
+    write_whole(os.path.join(path, RUN_FILE), json.dumps(context, indent=1) + "\n")
 
 
 def read_context(path):
@@ -245,6 +351,10 @@ def main(argv=None):
     f.add_argument("run")
     f.add_argument("--status", type=_status, action="append", default=[], metavar="EXPERIMENT=CODE")
     f.add_argument("--numpy", type=int, metavar="CODE", help="tools/nbk-numpy ran into RUN/numpy, exiting with CODE")
+    f.add_argument("--signal", metavar="NAME", help="the main job was stopped by this signal (SIGINT, SIGTERM)")
+    r = sub.add_parser("resume", help="print what RUN lacks: 'preset P', then 'program EXPERIMENT' and 'numpy' lines")
+    r.add_argument("run")
+    r.add_argument("--command", default="", help="the command line of the resume")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         if args.step == "start":
@@ -256,7 +366,11 @@ def main(argv=None):
         else:
             if not os.path.isdir(args.run):
                 raise OSError(f"{args.run}: no such run folder")
-            finish(args.run, args.status, args.numpy)
+            if args.step == "finish":
+                finish(args.run, args.status, args.numpy, args.signal)
+            else:
+                preset, programs, numpy = resume(args.run, args.command)
+                print("\n".join([f"preset {preset}", *(f"program {e}" for e in programs), *["numpy"] * numpy]))
     except OSError as e:
         print(f"nbk-run-record: error: {f'{e.filename}: {e.strerror}' if e.strerror else e}", file=sys.stderr)
         return 2

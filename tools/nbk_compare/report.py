@@ -232,6 +232,9 @@ def build(runs, out_dir, plots_wanted=True):
     found = summary.crossovers(runs, lines)
     doc.md("header", title, now, runs, [Markup(f"{code(p)}: {md_text(why)}") for r in runs for p, why in r.skipped],
            [(r.label, _machine_name(r)) for r in runs], [(line, *summary.answer(line, found)) for line in lines])
+    if missing := [(r.label, experiment, line) for r in runs for experiment, line in r.missing]:
+        doc.h(2, "Not measured: a run was stopped")  # one line each: the rows and programs a signal left out
+        doc.table(["run", "experiment", "not measured"], missing)
     summary_section(doc, runs, lines)
     if plots_wanted and lines:  # the answer at a glance, beside the summary
         _plots(doc, True, lambda plots: plots.write_rooflines(runs, lines, out_dir), quiet=True)
@@ -244,8 +247,7 @@ def build(runs, out_dir, plots_wanted=True):
     written = [os.path.join(out_dir, name) for name in ("index.md", "index.html")]
     page = PAGE.render(title=title, body=Markup(doc.html_body()))
     for path, text in zip(written, (doc.markdown(), page)):
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        record.write_whole(path, text)
     return written, summary_text(runs, lines) if lines else ""
 
 
@@ -297,6 +299,9 @@ def main(argv):
         return 2
     for path, why in (skipped for r in runs for skipped in r.skipped):
         print(f"nbk-report: skipped {path}: {why}", file=sys.stderr)
+    for r in runs:
+        print(*(f"nbk-report: {r.label}: not measured: {x}: {line}" for x, line in r.missing), sep="\n",
+              file=sys.stderr, end="\n" if r.missing else "")
     if text and not args.quiet:
         sys.stdout.write(text)
     print(f"nbk-report: wrote {written[0]} (and index.html)", file=sys.stderr)

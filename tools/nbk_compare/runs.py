@@ -58,11 +58,22 @@ _ROW = {"variant": TEXT, "space": TEXT, "size": TEXT + INT, "elements": INT, "st
         "reason": TEXT, "judged_on": TEXT, "fraction_above_100_because": (dict,),
         "with_transfers": {"best_s": TIME, "gb_per_s": NUMBER, "fraction_of_link": NUMBER},
         **dict.fromkeys(("first_s", "best_s", "median_s"), TIME),
-        **dict.fromkeys(("gb_per_s", "fraction_of_memcpy", "fraction_of_kokkos_copy", "fraction_of_link"), NUMBER)}
+        **dict.fromkeys(("gb_per_s", "fraction_of_memcpy", "fraction_of_kokkos_copy", "fraction_of_link",
+                         "fraction_of_limit", "bytes_per_call", "flops_per_call"), NUMBER),
+        "fitting_probe": TEXT, "flop_precision": TEXT, "limit_level": TEXT,  # issue 58's ceiling: ceilings.py
+        "ceiling": {**dict.fromkeys(("level", "kind", "kind_text"), TEXT), **dict.fromkeys((
+            "working_set_bytes", "bytes_moved_per_call", "gb_per_s", "fraction"), NUMBER)}}
+_CEILINGS = {"levels": [{"level": TEXT, "capacity_bytes": NUMBER, "probe_bytes": NUMBER, "gb_per_s": {"*": NUMBER},
+                         "by": {"*": TEXT}}],
+             "theoretical": {"memory_gb_per_s": NUMBER, "fp32_gflop_per_s": NUMBER, "fp64_gflop_per_s": NUMBER,
+                             "from": TEXT},
+             "sweep": [{"bytes": NUMBER, "kind": TEXT, "gb_per_s": NUMBER}]}
 _SWEEP = {**dict.fromkeys(("host_space", "device_space", "host_variant", "device_variant", "note"), TEXT),
           "points": [{"*": NUMBER + TEXT}]}
 _PROGRAM = {"context": _CONTEXT, "results": [_ROW], "sweeps": [_SWEEP],
-            "probes": {"*": dict.fromkeys(("memcpy_gb_per_s", "copy_gb_per_s"), NUMBER)}}
+            "probes": {"*": {**dict.fromkeys([f"{k}_gb_per_s" for k in ("memcpy", "copy", "in_place", "dot", "triad")]
+                                             + ["fma_f32_gflop_per_s", "fma_f64_gflop_per_s", "concurrency"], NUMBER),
+                             "ceilings": _CEILINGS}}}
 
 
 def check_program(path, data):
@@ -122,6 +133,9 @@ class RunRecord:
                              "Benchmark JSON: not a run")
         self.entries = [e for files in (self.programs, self.references) for _, data in files.values()
                         for e in rows_of(self, data)]
+        # What an interrupted run did not measure (record.missing_rows, missing_programs): (experiment, line) each.
+        self.missing = [(x, line) for files in (self.programs, self.references) for x, (_, data) in files.items()
+                        for line in record.missing_rows(data)] + record.missing_programs(self.context)
 
     def add_file(self, path, strict=False):
         """A program result or Google Benchmark file; anything else skipped (strict: refused)."""

@@ -2,7 +2,8 @@
 beside them, the crossovers and the sentences that say them (docs/comparing.md)."""
 import re
 
-from .fmt import format_pct, format_ratio, format_size, format_time
+from . import ceilings
+from .fmt import format_ratio, format_size, format_time
 from .gbench import REFERENCE_SPACES, size_sort_key
 from .runs import TRANSFERS, entries_of, experiment_order, positive
 
@@ -20,13 +21,16 @@ def _row(entry):
 
 
 def limit(entry):
-    """(the time the row cannot beat on its space over its time, what binds, why above 100%) or None.
-    The bound: bytes over the fitting bandwidth probe or flops over the FMA probe, the larger, from the same run;
-    a call over the link: its bytes at the pinned rates, half each way, both ways at once where its copies overlap."""
-    if entry is None or not entry.usable:
+    """The row's ceilings.Limit (its fraction: the time it cannot beat on its space over its time, None where no
+    ceiling of its record bounds it), or None for a row without a usable time and a reference's (NumPy's). A call
+    over the link: its bytes at the pinned rates, half each way, both ways at once where its copies overlap; else
+    ceilings.judge: its bytes at
+    its memory level's ceiling or its flops at the FMA probe, the larger, from the same run."""
+    if entry is None or not entry.usable or entry.is_reference:  # NumPy's rows: beside the programs, not judged
         return None
     row, probes = _row(entry)
-    probe = probes.get(row.get("judged_on") or {"host": "serial"}.get(entry.space, entry.space)) or {}
+    space = row.get("judged_on") or {"host": "serial"}.get(entry.space, entry.space)
+    probe = probes.get(space) or {}
     size = (entry.gbps or 0) * entry.time or (positive(row.get("bytes_per_call")) or 0) * 1e-9  # GB a call
     if entry.crosses_link:  # records without pinned rates: the pageable figure of the program
         link = probe.get("link") or {}
@@ -34,20 +38,17 @@ def limit(entry):
         both = BOTH_WAYS.search(str(row.get("moves"))) and not entry.variant.endswith(TRANSFERS)
         bound = size / 2 * (max(1 / up, 1 / down) if both else 1 / up + 1 / down) / entry.time if up and down \
             else entry.link_fraction
-        return (bound, "link", None) if bound else None
-    fits = row.get("fitting_probe") or "copy"
-    memory = size / next(filter(None, (positive(probe.get(f"{k}_gb_per_s")) for k in (fits, "copy", "memcpy"))),
-                         float("inf"))
-    arithmetic = (positive(row.get("flops_per_call")) or 0) * 1e-9 / (
-        positive(probe.get(f"fma_{row.get('flop_precision')}_gflop_per_s")) or float("inf"))
+        return ceilings.Limit(bound, "link", "link", None, None, None) if bound and bound <= 1 else ceilings.Limit(
+            None, "link", "link", None, "no ceiling: beats the link's pinned rates" if bound else
+            "not judged: no link rates in this record", None)
+    found = ceilings.judge(entry.run, space, probe, row, size * 1e9, entry.time,
+                           entry.on_device and entry.time < LATENCY_S)
     why = (row.get("fraction_above_100_because") or {}).get  # its program's reason, for the probe that fits it
-    return (max(memory, arithmetic) / entry.time, "latency" if entry.on_device and entry.time < LATENCY_S else
-            "memory" if memory >= arithmetic else "arithmetic", why("fitting_probe") or why(
-        "kokkos_copy" if fits == "copy" else fits)) if memory or arithmetic else None
+    return found._replace(why=why("fitting_probe") or why("kokkos_copy")) if found.fraction is None else found
 
 
 def limit_text(entry):
-    return f"{format_pct(found[0])} {found[1]}" if (found := limit(entry)) else "-"
+    return found.text() if (found := limit(entry)) else "-"
 
 
 def _like(entries, anchor):
@@ -249,6 +250,8 @@ def legend(runs, lines):
                     reference_label(runs, space), [r.label for r in reference_runs(runs, space)], [
                         line.experiment for line in lines if line.cpu and line.references.get(space)
                         and line.cpu_speedup(space) is None]) for space in reference_spaces(runs)],
-                above=[(line.experiment, e.variant, e.space, format_pct(found[0]), found[2]) for line in lines
-                       for e in (line.cpu, line.resident, line.transfers) if (found := limit(e)) and found[0] > 1],
+                unbounded=[(line.experiment, e.variant, e.space, found.none,
+                            re.sub(r"^\d+% of [^:]*: ", "", found.why))  # its program's, less its old figure
+                           for line in lines for e in (line.cpu, line.resident, line.transfers)
+                           if (found := limit(e)) and found.fraction is None and found.why],
                 notes=[f"{line.experiment}: {note}" for line in lines for note in line.notes])

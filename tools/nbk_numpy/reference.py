@@ -559,11 +559,9 @@ def result_row(case, size, repetitions, budget, memcpy, note):
 
 
 def write_json(path, doc):
-    """Strict JSON: NaN and infinities as null."""
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(json.dumps(json.loads(json.dumps(doc), parse_constant=lambda _: None), indent=2, sort_keys=True,
-                           allow_nan=False) + "\n")
-    os.replace(path + ".tmp", path)
+    """Strict JSON: NaN and infinities as null; whole or absent (record.write_whole)."""
+    record.write_whole(path, json.dumps(json.loads(json.dumps(doc), parse_constant=lambda _: None), indent=2,
+                                        sort_keys=True, allow_nan=False) + "\n")
 
 
 def run_workload(np, workload, sizes, repetitions, budget, seed, context, probe, out_dir):

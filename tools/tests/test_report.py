@@ -46,8 +46,10 @@ class Report(unittest.TestCase):
 
     def test_summary_first_and_small(self):
         self.assertLess(self.md.index("## Summary"), self.md.index("## Machine and build"))
-        self.assertIn("| maximum | 32x32x32 | mdrange-auto openmp 5.000 µs, - | mdrange-auto cuda 4.000 µs, - | 1.25x | "
-                      "mdrange-auto cuda 90.00 µs, 31% link | 0.06x |", self.md)
+        self.assertIn("| maximum | 32x32x32 | mdrange-auto openmp 5.000 µs, no ceiling: no openmp probes in this "
+                      "record | "
+                      "mdrange-auto cuda 4.000 µs, no ceiling: no cuda probes in this record | 1.25x | "
+                      "mdrange-auto cuda 90.00 µs, 31% of link | 0.06x |", self.md)
         self.assertLessEqual(len(self.md[self.md.index("## Summary"):].splitlines()[2].split(" | ")), 8)  # columns
         self.assertIn("sum: 1 row(s) not verified: FAILED (error 0.125 > 0.1): left out", self.md)
         self.assertRegex(self.out, r"\nmaximum +32x32x32 +\| mdrange-auto openmp")  # the summary on stdout too
@@ -56,8 +58,8 @@ class Report(unittest.TestCase):
 
     def test_known_and_unknown_experiments(self):
         self.assertIn("### add_one", self.md)
-        self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 44% memory | 300.0 ms<br>50.2 GB/s, 165% memory |",
-                      self.md)
+        self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 44% of DRAM, copy probe | 300.0 ms<br>50.2 GB/s, "
+                      "no ceiling: beats every DRAM ceiling |", self.md)
         self.assertIn("| builtin | 134217571 | - | not comparable: not verified: FAILED (error 0.125 > 0.1) |", self.md)
         # the workload's notes, as the program prints them after its table (lib/nbk/add_one/notes.md)
         self.assertIn('<details markdown="1">\n<summary>add_one: notes (lib/nbk/add_one/notes.md)</summary>', self.md)

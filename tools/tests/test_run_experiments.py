@@ -44,7 +44,7 @@ if mode == "absent":
                    file=sys.stderr) or 2)
 if mode == "crash":
     sys.exit(print("Traceback (most recent call last): MemoryError (stand-in)", file=sys.stderr) or 3)
-os.makedirs(out)
+os.makedirs(out, exist_ok=True)  # a resumed run makes it again
 context = {"execution_spaces": ["numpy"], "threads": 1, "numpy_version": "0.0-stub", "blas": "stub BLAS",
            "blas_library": None, "blas_threads": None, "label": "numpy"}
 for exp in ("add_one", "sum"):
@@ -122,11 +122,15 @@ class MainJob(unittest.TestCase):
                                                     "blas_library": None, "blas_threads": None})
                 md = read(os.path.join(run, "report", "index.md"))
                 # add_one: one table of the two files' rows, and the summary's NumPy column
-                self.assertTrue("| v | 2^10 | 1.000 ms<br>8.00 GB/s, 40% memory | 2.000 ms<br>4.00 GB/s, - |"
-                                in md, "no numpy column in add_one's table")
-                self.assertTrue("| add_one | 2^10 | v openmp 1.000 ms, 40% memory | v 2.000 ms, 2.00x |" in md,
+                said = "≤40% of DRAM, memcpy probe; level not recorded"  # a probe of no size: the row's level unknown
+                self.assertTrue(f"| v | 2^10 | 1.000 ms<br>8.00 GB/s, {said} | "
+                                "2.000 ms<br>4.00 GB/s, - |" in md, "no numpy column in add_one's table")
+                self.assertTrue(f"| add_one | 2^10 | v openmp 1.000 ms, {said} | "
+                                "v 2.000 ms, 2.00x |" in md,
                                 "no NumPy column in the summary")
-            self.assertRegex(proc.stdout, r"(?m)add_one +2\^10 +\| v openmp 1\.000 ms, 40% memory +\| v 2\.000 ms, 2\.00x *$")
+            self.assertRegex(proc.stdout, r"(?m)add_one +2\^10 +\| v openmp 1\.000 ms, ≤40% of DRAM, memcpy probe; "
+                                          r"level not recorded +\| "
+                                          r"v 2\.000 ms, 2\.00x *$")
 
     def run_once(self, tmp, returncode=0, numpy="ok", **env):
         """The main job once on the stand-in programs of tmp/build (made unless there):
@@ -148,6 +152,21 @@ class MainJob(unittest.TestCase):
             context = record.read_context(run)
             self.assertEqual(context["exit_codes"]["sum"], 1)
             self.assertIn("add_one.json", context["programs"])
+
+    def test_a_row_above_its_ceiling_fails_the_run(self):
+        """Issue 58: a program of the format with ceilings whose row beats its own (nbk-check-ceilings)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            fake_build(os.path.join(tmp, "build"))
+            path = os.path.join(tmp, "build", "apps", "sum", "nbk-sum")
+            with open(path, encoding="utf-8") as f:
+                text = f.read().replace('"gb_per_s": 8.0}', '"gb_per_s": 8.0, "fraction_of_limit": 1.3, "limit_level": '
+                                        '"L2", "ceiling": {"level": "L2", "kind": "read", "fraction": 1.3}}')
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            proc, run = self.run_once(tmp, returncode=1)
+            self.assertIn("sum v openmp 2^10: 130% of L2 (fraction_of_limit 1.300)", proc.stdout)
+            self.assertIn("rows above their ceiling (exit 1; listed above)", proc.stdout + proc.stderr)
+            self.assertEqual(record.read_context(run)["exit_codes"]["sum"], 0)  # the program itself passed
 
     def test_without_numpy_one_line_and_the_run_goes_on(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -31,8 +31,11 @@ class TwoRuns(unittest.TestCase):
         self.assertEqual(self.rc, 0, self.err)
         # add_one.json of both runs: the openmp rows of each, side by side
         self.assertIn("| variant | size | serial@ws | openmp@ws | openmp@gpu | cuda@gpu |", self.md)
-        self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 44% memory | 300.0 ms<br>50.2 GB/s, 165% memory | "
-                      "100.0 ms<br>150 GB/s, 492% memory | 20.00 ms<br>850 GB/s, 50% memory |", self.md)
+        # no cache sizes: a row smaller than its probes (cuda's: of no size) says "≤" (it may sit in a cache)
+        self.assertIn("| resident | 2^31 | 750.0 ms<br>4.10 GB/s, 44% of DRAM, copy probe | "
+                      "300.0 ms<br>50.2 GB/s, no ceiling: beats every DRAM ceiling | 100.0 ms<br>150 GB/s, no "
+                      "ceiling: beats every DRAM ceiling | 20.00 ms<br>850 GB/s, ≤50% of HBM, copy probe; level not "
+                      "recorded |", self.md)
 
     def test_summary_on_top_and_on_stdout(self):
         self.assertLess(self.md.index("## Summary"), self.md.index("## Machine and build"))
@@ -42,7 +45,7 @@ class TwoRuns(unittest.TestCase):
         self.assertIn("resident cuda", line)
         self.assertIn("15.0x", line)  # 300 ms / 20 ms
         self.assertIn("managed cuda", line)
-        self.assertIn("25% link", line)  # of the link
+        self.assertIn("25% of link", line)  # of the link
         self.assertIn("best CPU (ws)", self.stdout)
         self.assertIn("best GPU, data resident", self.stdout)
         self.assertIn("Run 2, gpu: Fixture CPU; Fixture GPU; revision abc1234.", self.md)  # the machines, first
@@ -119,8 +122,10 @@ class JudgedOn(unittest.TestCase):
             rc, out, err = run_tool("nbk-report", run, "--out", os.path.join(tmp, "r"), "--no-plots")
             self.assertEqual(rc, 0, err)
             md = read(os.path.join(tmp, "r", "index.md"))
-        self.assertIn("| blas | 8 | 10.00 ms<br>1.00 GB/s, 2.0% memory |", md)  # of openmp's 50 GB/s
-        self.assertIn("| host | 8 | 60.00 ms<br>0.200 GB/s, 0.7% memory |", md)  # of serial's 30 GB/s
+        self.assertIn("| blas | 8 | 10.00 ms<br>1.00 GB/s, ≤2.0% of DRAM, memcpy probe; level not recorded |",
+                      md)  # of openmp's 50 GB/s
+        self.assertIn("| host | 8 | 60.00 ms<br>0.200 GB/s, ≤0.7% of DRAM, memcpy probe; level not recorded |",
+                      md)  # of serial's 30 GB/s
 
 
 class H100Record(unittest.TestCase):

@@ -4,6 +4,8 @@
 // after every call, outside the clock: that is where results are recorded and checked. With a
 // Budget, calls stop once the calls so far (the first included) have taken budget.seconds and
 // at least budget.at_least were timed (timeit's autorange); `repetitions` says how many were.
+// A stop asked for by a signal (stop.hpp) is read before each call, outside the clock: no call
+// starts after it, the call in flight ends, and the timing returns cut (`cut`: not a result).
 // `label` names the calls in their fences' labels, and the first call runs in a Kokkos Profiling
 // region of its own, label + "/first", pushed before its clock starts and popped after it stops.
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "nbk/core/region.hpp"
+#include "nbk/core/stop.hpp"
 #include "nbk/core/timer.hpp"
 
 namespace nbk {
@@ -20,6 +23,7 @@ struct RepeatedTiming {
   double best = 0;
   double median = 0;
   int repetitions = 0;  // 0: not timed
+  bool cut = false;     // a signal stopped it before its calls were made
 };
 
 // Whose clock a timing reads: this process's, or (for work split across MPI ranks) the
@@ -42,7 +46,12 @@ RepeatedTiming time_repeated(const std::string& label, int repetitions, F&& f, A
   auto time = [&](const std::string& what) {
     return clock == Clock::slowest_rank ? time_slowest_rank(what, f, fences) : time_fenced(what, f, fences);
   };
+  // Under several ranks the ranks stop together: whether any rank was asked to is collective.
+  auto stopping = [&] {
+    return clock == Clock::slowest_rank ? ranks::first_with(stop_requested()) >= 0 : stop_requested();
+  };
   RepeatedTiming timing;
+  if ((timing.cut = stopping())) return timing;
   {
     const Region first(label + "/first");
     timing.first = time(label + " (first call)");
@@ -53,6 +62,7 @@ RepeatedTiming time_repeated(const std::string& label, int repetitions, F&& f, A
   const int at_least = std::min(repetitions, budget.at_least);
   for (int rep = 0; rep < repetitions; ++rep) {
     if (budget.seconds > 0 && rep >= at_least && spent >= budget.seconds) break;
+    if ((timing.cut = stopping())) break;
     seconds.push_back(time(label));
     spent += seconds.back();
     after();

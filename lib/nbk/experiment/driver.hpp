@@ -31,6 +31,8 @@ struct Result {
   Traffic traffic;
   int planned_repetitions = 0;  // the calls asked for after the first
   double budget_s = 0;          // the row's time budget (0: none): see run_variant
+  // Whether a signal cut a timing (nbk/core/stop.hpp): the row did not finish, and is no result.
+  bool cut() const { return steady.cut || with_transfers.cut; }
   // Whether a timing stopped repeating before planned_repetitions because its budget was spent.
   bool stopped_early() const {
     return (steady.repetitions > 0 && steady.repetitions < planned_repetitions) ||
@@ -146,17 +148,22 @@ std::vector<std::string> above_reference(const Experiment& experiment, const Res
 std::optional<std::string> above_reference(const Experiment& experiment, const Result& result, Basis basis,
                                            const Probes& probes);
 
-// The one figure a row is judged by (issue 49): the time it cannot beat on its space over its best
-// time. That bound is the roofline's: its bytes at the memory probe that fits its traffic, or its
-// flops at the FMA probe of their precision, the larger; a call that crosses the link: its bytes at
-// the pinned host<->device rates of the same run, one direction after the other, or both at once
+// The one figure a row is judged by (issues 49, 58): the time it cannot beat on its space over its
+// best time. That bound is the roofline's: its bytes as the memory moves them at the ceiling of its
+// kind of traffic at the level its working set fits in (nbk/report/ceilings.hpp), or its flops at
+// the FMA probe of their precision, the larger; a call that crosses the link: its bytes at the
+// pinned host<->device rates of the same run, one direction after the other, or both at once
 // where its copies overlap (its moves say "both ways at once" or "two CUDA streams"). `binds`:
 // "memory", "arithmetic", "link", "latency" (a device call under 20 us: launch and fence bound it,
 // the fraction is still the roofline's), "none counted" (no bytes or flops that scale) or "-".
+// `level`: the memory level of the ceiling ("L2", "DRAM"), "FMA" or "link"; `memory` the verdict
+// against the ceilings (its level and kind also where arithmetic binds).
 struct Limit {
   std::optional<double> fraction;
   std::string binds;
   std::string roof;  // the bound the fraction divides: "memory", "arithmetic" or "link"
+  std::string level;
+  CeilingVerdict memory;
 };
 Limit limit_of(const Experiment& experiment, const Result& result, const Probes& probes);
 // "112% of limit (memory): <reason>" where the row passes 100% of its limit, else nothing.

@@ -137,28 +137,40 @@ bool copies_both_ways(const Variant& v) {
   return v.moves.find("both ways at once") != std::string::npos ||
          v.moves.find("two CUDA streams") != std::string::npos;
 }
+
+// The row's traffic as its experiment states it (an experiment in place marks every row's).
+Traffic stated_traffic(const Experiment& experiment, const Result& r) {
+  Traffic t = r.traffic;
+  t.in_place = t.in_place || experiment.in_place;
+  return t;
+}
 }  // namespace
 
 Limit limit_of(const Experiment& experiment, const Result& r, const Probes& probes) {
   const Variant& v = *r.variant;
   const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
   const std::string space = reference_space(v);
-  if (!r.skipped.empty() || best <= 0) return {std::nullopt, "-", ""};
+  if (!r.skipped.empty() || best <= 0) return {std::nullopt, "-", "", "", {}};
+  const auto probe = probes.find(space);
   if (v.device && v.call_crosses_link) {
-    const auto probe = probes.find(space);
     if (probe == probes.end() || !probe->second.link || probe->second.link->h2d_pinned <= 0 ||
         probe->second.link->d2h_pinned <= 0)
-      return {std::nullopt, "link", "link"};
+      return {std::nullopt, "link", "link", "link", {}};
     const double up = static_cast<double>(r.traffic.bytes_read) * 1e-9 / probe->second.link->h2d_pinned;
     const double down = static_cast<double>(r.traffic.bytes_written) * 1e-9 / probe->second.link->d2h_pinned;
-    return {(copies_both_ways(v) ? std::max(up, down) : up + down) / best, "link", "link"};
+    return {(copies_both_ways(v) ? std::max(up, down) : up + down) / best, "link", "link", "link", {}};
   }
-  const auto memory = fraction_of(fitting_basis(experiment, r), r.traffic, best, probes, space);
+  CeilingVerdict memory;
+  if (probe != probes.end()) memory = judge(probe->second.ceilings, stated_traffic(experiment, r), best);
   const auto arithmetic = fraction_of(Basis::fma_peak, r.traffic, best, probes, space);
-  if (!memory && !arithmetic) return {std::nullopt, r.traffic.total() || r.traffic.flops ? "-" : "none counted", ""};
-  const std::string roof = arithmetic.value_or(0) > memory.value_or(0) ? "arithmetic" : "memory";
-  return {std::max(memory.value_or(0), arithmetic.value_or(0)),
-          v.device && best < latency_bound_seconds ? "latency" : roof, roof};
+  if (!memory.fraction && !arithmetic)
+    return {std::nullopt, r.traffic.total() || r.traffic.flops ? "-" : "none counted", "", "", memory};
+  const bool flops_bind = arithmetic.value_or(0) > memory.fraction.value_or(0);
+  const std::string roof = flops_bind ? "arithmetic" : "memory";
+  // Latency: the call's floor takes longer than its bytes at the ceiling, or a device call this short.
+  const bool latency = (!flops_bind && memory.floor_binds) || (v.device && best < latency_bound_seconds);
+  return {std::max(memory.fraction.value_or(0), arithmetic.value_or(0)), latency ? "latency" : roof, roof,
+          flops_bind ? "FMA" : memory.level, memory};
 }
 
 std::optional<std::string> above_limit(const Experiment& experiment, const Result& r, const Probes& probes) {
@@ -166,13 +178,16 @@ std::optional<std::string> above_limit(const Experiment& experiment, const Resul
   if (!limit.fraction || *limit.fraction <= 1.0) return std::nullopt;
   std::string why;
   if (limit.roof == "link")
-    why = "not established: faster than the pinned link rates the probe measured (profile its copies)";
+    why = "faster than the pinned link rates the probe measured: a bug in the row's bytes or the probe";
   else if (limit.roof == "arithmetic")
-    why = "not established: more flops a second than the FMA probe (the weights of lib/nbk/core/flop_count.hpp "
-          "may overstate this kernel's work; profile it)";
+    why = "more flops a second than the FMA probe: the weights of lib/nbk/core/flop_count.hpp may overstate "
+          "this kernel's work, or the probe is short of the space's peak";
   else
-    why = why_above(experiment, r, fitting_basis(experiment, r), *limit.fraction, probes);
-  return fmt::format("{:.0f}% of limit ({}): {}", 100.0 * *limit.fraction, limit.roof, why);
+    why = fmt::format("faster than the {} ceiling of its traffic ({}, {} a call, working set {}): a bug in the "
+                      "row's bytes or in the probe",
+                      limit.level, limit.memory.kind_text, format_bytes(limit.memory.moved),
+                      format_bytes(limit.memory.working_set));
+  return fmt::format("{:.0f}% of limit ({}): {}", 100.0 * *limit.fraction, limit.level, why);
 }
 
 std::optional<double> speedup_of(const Result& r, const std::vector<Result>& all) {
@@ -227,17 +242,23 @@ struct RowFacts {
 
   // The row's % of limit; a figure above 100% is marked, its reason printed under the table.
   std::string of_limit() const {
-    const auto fraction = limit_of(experiment, r, probes).fraction;
-    if (!fraction) return "-";
-    const double percent = 100.0 * *fraction;  // one decimal under 10%, as the report's
+    const Limit limit = limit_of(experiment, r, probes);
+    if (!limit.fraction) return limit.memory.missing.empty() ? "-" : "no ceiling";
+    const double percent = 100.0 * *limit.fraction;  // one decimal under 10%, as the report's
     return (percent < 10 ? fmt::format("{:.1f}%", percent) : fmt::format("{:.0f}%", percent)) +
-           (*fraction > 1.0 ? "*" : "");
+           (*limit.fraction > 1.0 ? "*" : "") + (limit.level.empty() ? "" : " " + limit.level);
   }
   // A cell of the with-transfers columns: "-" where no call with transfers was timed.
   std::string with_transfers(std::string (*cell)(const RowFacts&)) const {
     return r.with_transfers.repetitions > 0 ? cell(*this) : "-";
   }
 };
+
+// What binds a row, and for memory its kind of traffic: "memory, 2 reads 1 write".
+std::string bound_text(const Limit& limit) {
+  if (limit.roof == "memory" && !limit.memory.kind_text.empty()) return limit.binds + ", " + limit.memory.kind_text;
+  return limit.binds;
+}
 
 // "2 of 5, budget"; "5 of 5 (3 with transfers), budget" where only the with-transfers calls stopped.
 std::string calls_text(const Result& r) {
@@ -271,7 +292,7 @@ const Column measured_columns[] = {
      return f.r.traffic.flops ? fmt::format("{:.1f}", f.r.traffic.gflop_per_s(f.best)) : "-";
    }},
   {"% of limit", nullptr, [](const RowFacts& f) { return f.of_limit(); }},
-  {"bound by", nullptr, [](const RowFacts& f) { return limit_of(f.experiment, f.r, f.probes).binds; }},
+  {"bound by", nullptr, [](const RowFacts& f) { return bound_text(limit_of(f.experiment, f.r, f.probes)); }},
   {"Gelem/s", [](const TableShape& s) { return s.elements; },
    [](const RowFacts& f) { return fmt::format("{:.3f}", elements_per_s(f.r.size, f.best) * 1e-9); }},
   {"speed-up", [](const TableShape& s) { return s.speedup; }, [](const RowFacts& f) {

@@ -1,6 +1,9 @@
 // The program flows one way: the command line's Options, checked into a Request (request.hpp: the
 // one place the sizes and the selected variants are held) before Kokkos starts, then the run
 // (probes, every variant at every size, the sweeps), then the table, the prose and the JSON.
+// A signal (SIGINT, SIGTERM, SIGHUP: nbk/core/stop.hpp) starts no new row: the row in flight ends
+// its call and is not reported, the finished rows are printed and written, the JSON says what was
+// not run, and the exit code is 128 + the signal's number.
 #include "nbk/experiment/program.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -14,6 +17,7 @@
 
 #include "nbk/core/cli.hpp"
 #include "nbk/core/errors.hpp"
+#include "nbk/core/stop.hpp"
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/main.hpp"
 #include "nbk/experiment/notes.hpp"
@@ -73,7 +77,8 @@ void sum_over_ranks(Probes& probes, const std::set<std::string>& spaces) {
 
 // The references of the selected variants' spaces: from the run's probe file where it holds
 // them (one process only: under several ranks every rank probes at once, and their sum judges
-// the rows), the rest probed here.
+// the rows), the rest probed here; the file's ceilings measured again where they are older than a
+// minute (nbk::ceilings_fresh_s).
 Probes reference_probes(const Experiment& e, Request& r, bool kokkos_up) {
   std::set<std::string> spaces;
   for (const Variant* v : r.variants) spaces.insert(reference_space(*v));
@@ -87,6 +92,7 @@ Probes reference_probes(const Experiment& e, Request& r, bool kokkos_up) {
     Probes probed = probe_spaces(missing, r.probe_elements, program_name(e));
     if (ranks::count() == 1) save_probe_file(r.probe_file, probed);
     probes.merge(probed);
+    if (ranks::count() == 1) refresh_ceilings(probes, r.probe_file, r.probe_elements);  // the file's, if stale
   }
   if (!r.probe_file.path.empty() && ranks::count() > 1)
     std::cout << "--probes " << r.probe_file.path << ": not read under " << ranks::count()
@@ -95,6 +101,12 @@ Probes reference_probes(const Experiment& e, Request& r, bool kokkos_up) {
   sum_over_ranks(probes, spaces);
   return probes;
 }
+
+// Whether the run was asked to stop by a signal: under several ranks, whether any rank was (collective).
+bool stopping() { return ranks::first_with(stop_requested()) >= 0; }
+
+// The signal that stopped the run (0: none), the same on every rank (collective).
+int stop_signal_of_run() { return static_cast<int>(ranks::max(static_cast<double>(stop_signal()))); }
 
 // The JSON document's head: what ran, where, how often and against which references.
 nlohmann::json json_head(const Experiment& e, const Request& r, const Probes& probes, const std::string& layout,
@@ -107,6 +119,7 @@ nlohmann::json json_head(const Experiment& e, const Request& r, const Probes& pr
   if (e.seeded) doc["seed"] = r.settings.seed;
   doc["probes"] = probes_json(probes);
   doc["results"] = nlohmann::json::array();
+  doc["interrupted"] = nullptr;  // or what a signal left unfinished (Stop)
   return doc;
 }
 
@@ -128,25 +141,54 @@ std::shared_ptr<const Problem> problem_at(const Experiment& e, const Request& r,
   return problem;
 }
 
+// What a signal left unfinished: the row or sweep in progress (its calls cut, so no result), and
+// the rows and sweeps never started.
+struct Stop {
+  nlohmann::json in_progress;                    // {variant, space, size} or {sweep: {...}}; null: none
+  nlohmann::json not_run = nlohmann::json::array();         // {variant, space, size} each
+  nlohmann::json sweeps_not_run = nlohmann::json::array();  // {host_variant, device_variant} each
+};
+
+nlohmann::json row_key(const Variant& v, const Size& size) {
+  return {{"variant", v.name}, {"space", v.space}, {"size", size.text()}};
+}
+
+nlohmann::json sweep_key(const Sweep& plan) {
+  return {{"host_variant", plan.host_variant.name()}, {"device_variant", plan.device_variant.name()}};
+}
+
 // Every selected variant at every size, in the JSON as they run.
 struct Runs {
   std::vector<Result> results;
   std::shared_ptr<const Problem> last_problem;  // the prose after the table explains the last size
   bool ok = true;                               // every row that ran verified
+  std::optional<Stop> stop;                     // where a signal stopped the run
 };
 
 Runs run_every_size(const Experiment& e, const Request& r, const Probes& probes, nlohmann::json& doc) {
   Runs runs;
   for (const Size& size : r.sizes) {
-    auto problem = problem_at(e, r, size, doc);
+    if (!runs.stop && stopping()) runs.stop.emplace();
+    std::shared_ptr<const Problem> problem;
+    if (!runs.stop) problem = problem_at(e, r, size, doc);
     for (const Variant* v : r.variants) {
+      if (!runs.stop && stopping()) runs.stop.emplace();
+      if (runs.stop) {
+        runs.stop->not_run.push_back(row_key(*v, size));
+        continue;
+      }
       std::cerr << "running " << v->name << " on " << v->space << " ...\n";
-      runs.results.push_back(run_variant(e, *v, *problem, size, r.repetitions, r.budget_s));
+      Result row = run_variant(e, *v, *problem, size, r.repetitions, r.budget_s);
+      if (row.cut()) {  // never a half-measured row as a result
+        runs.stop.emplace().in_progress = row_key(*v, size);
+        continue;
+      }
+      runs.results.push_back(std::move(row));
       const Result& result = runs.results.back();
       runs.ok = runs.ok && (!result.skipped.empty() || result.verdict.ok);
       doc["results"].push_back(to_json(e, result, probes));
     }
-    runs.last_problem = std::move(problem);
+    if (problem) runs.last_problem = std::move(problem);
   }
   for (std::size_t i = 0; i < runs.results.size(); ++i)
     if (const auto speedup = speedup_of(runs.results[i], runs.results)) {
@@ -167,17 +209,55 @@ void print_runs(const Experiment& e, const Request& r, const Runs& runs, const P
   if (runs.last_problem) std::cout << e.notes;
 }
 
-// The crossover sweeps, printed and in the JSON; whether every point verified.
-bool run_sweeps(const Experiment& e, const Request& r, nlohmann::json& doc) {
+// The crossover sweeps, printed and in the JSON; whether every point verified. After a signal no
+// sweep starts, and the one it cut is neither printed nor written (`stop` says which).
+bool run_sweeps(const Experiment& e, const Request& r, nlohmann::json& doc, std::optional<Stop>& stop) {
   bool ok = true;
   if (!r.sweeps) return ok;
   for (const Sweep& plan : e.sweeps) {
+    if (!stop && stopping()) stop.emplace();
+    if (stop) {
+      stop->sweeps_not_run.push_back(sweep_key(plan));
+      continue;
+    }
     const SweepResult sweep = run_sweep(e, plan, r.settings, r.sweep_max, r.budget_s);
+    const auto cut = [](const SweepPoint& p) {
+      return p.host.cut() || p.device.cut() || p.device_with_transfers.cut();
+    };
+    if (std::any_of(sweep.points.begin(), sweep.points.end(), cut)) {
+      stop.emplace().in_progress = {{"sweep", sweep_key(plan)}};
+      continue;
+    }
     print_sweep(std::cout, sweep);
     doc["sweeps"].push_back(to_json(sweep));
     ok = ok && sweep.verified;
   }
   return ok;
+}
+
+// What a signal left unfinished, one line each, after the table: the JSON's "interrupted".
+nlohmann::json report_stop(const Experiment& e, const Stop& stop, std::size_t finished) {
+  const int signal = stop_signal_of_run();
+  auto row_text = [](const nlohmann::json& row) {
+    if (row.contains("sweep"))
+      return fmt::format("the sweep {} against {}", row["sweep"]["host_variant"].get<std::string>(),
+                         row["sweep"]["device_variant"].get<std::string>());
+    return fmt::format("{} on {} at {}", row["variant"].get<std::string>(), row["space"].get<std::string>(),
+                       row["size"].get<std::string>());
+  };
+  const bool complete = stop.in_progress.is_null() && stop.not_run.empty() && stop.sweeps_not_run.empty();
+  std::cout << fmt::format("\nStopped by {}: {} rows finished (above); {}.\n", signal_name(signal), finished,
+                           complete ? "nothing was left to run" : "no row started after the signal");
+  if (!stop.in_progress.is_null())
+    std::cout << "in progress, not finished (no result): " << row_text(stop.in_progress) << '\n';
+  for (const auto& row : stop.not_run) std::cout << "not run: " << row_text(row) << '\n';
+  for (const auto& sweep : stop.sweeps_not_run) std::cout << "not run: " << row_text({{"sweep", sweep}}) << '\n';
+  std::cerr << program_name(e) << ": stopped by " << signal_name(signal) << " (exit " << 128 + signal << ")\n";
+  return {{"signal", signal_name(signal)},
+          {"signal_number", signal},
+          {"in_progress", stop.in_progress},
+          {"not_run", stop.not_run},
+          {"sweeps_not_run", stop.sweeps_not_run}};
 }
 
 int run(const Experiment& e, Request& r, bool kokkos_up) {
@@ -188,14 +268,17 @@ int run(const Experiment& e, Request& r, bool kokkos_up) {
                  "other build corrupts memory\n";
   const std::string layout = announce_ranks(kokkos_up);
   ranks::barrier();
-  const Probes probes = reference_probes(e, r, kokkos_up);
+  const Probes probes = stopping() ? Probes{} : reference_probes(e, r, kokkos_up);
   nlohmann::json doc = json_head(e, r, probes, layout, kokkos_up);
-  const Runs runs = run_every_size(e, r, probes, doc);
+  Runs runs = run_every_size(e, r, probes, doc);
   print_runs(e, r, runs, probes);
-  const bool sweeps_ok = run_sweeps(e, r, doc);
+  const bool sweeps_ok = run_sweeps(e, r, doc, runs.stop);
+  if (!runs.stop && stopping()) runs.stop.emplace();  // after the last row: nothing is missing
+  if (runs.stop) doc["interrupted"] = report_stop(e, *runs.stop, runs.results.size());
   const bool ok = ranks::all(all_verified(probes) && runs.ok && sweeps_ok);
   if (!r.json_path.empty() && ranks::leader()) write_json_file(r.json_path, doc);
   if (!ok) std::cerr << "nbk-" << e.name << ": verification FAILED\n";
+  if (runs.stop) return 128 + stop_signal_of_run();
   return ok ? exit_ok : exit_verification_failed;
 }
 
@@ -240,6 +323,7 @@ int run_program(const Experiment& e, int argc, char* argv[]) {
   if (auto code = parse_command_line(app, argc, argv)) return *code;
   std::optional<Request> request = request_on_every_rank(e, o, app.get_name());
   if (!request) return exit_bad_input;
+  stop_on_signals();
   return run_with_kokkos(e, *request, argc, argv, app.get_name());
 }
 

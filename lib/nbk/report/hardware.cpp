@@ -1,6 +1,7 @@
 #include "nbk/report/hardware.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <fmt/format.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -134,6 +135,34 @@ int fp32_cores_per_multiprocessor(int major, int minor) {
 
 double theoretical_bandwidth_gb_per_s(int memory_clock_khz, int bus_width_bits) {
   return 2.0 * static_cast<double>(memory_clock_khz) * 1e3 * (static_cast<double>(bus_width_bits) / 8.0) * 1e-9;
+}
+
+DevicePeaks device_peaks(int device) {
+  DevicePeaks peaks;
+#if defined(KOKKOS_ENABLE_CUDA)
+  auto attribute = [device](cudaDeviceAttr which) {
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, which, device) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return value;
+  };
+  const int major = attribute(cudaDevAttrComputeCapabilityMajor), minor = attribute(cudaDevAttrComputeCapabilityMinor);
+  const int sms = attribute(cudaDevAttrMultiProcessorCount), clock_khz = attribute(cudaDevAttrClockRate);
+  const int memory_khz = attribute(cudaDevAttrMemoryClockRate), bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
+  const int lanes = fp32_cores_per_multiprocessor(major, minor);
+  peaks.l2_bytes = static_cast<std::uint64_t>(std::max(0, attribute(cudaDevAttrL2CacheSize)));
+  peaks.memory_gb_per_s = theoretical_bandwidth_gb_per_s(memory_khz, bus_bits);
+  peaks.fp32_gflop_per_s = 2.0 * sms * lanes * (clock_khz * 1e3) * 1e-9;
+  const bool half_rate_fp64 = minor == 0 && (major == 6 || major == 7 || major == 8 || major == 9 || major == 10);
+  peaks.fp64_gflop_per_s = half_rate_fp64 ? peaks.fp32_gflop_per_s / 2 : 0;
+  peaks.from = fmt::format("sm_{}{}: {} SMs x {} FP32 lanes x 2 x {:.0f} MHz; memory 2 x {:.0f} MHz x {} bits; L2 {} bytes",
+                           major, minor, sms, lanes, clock_khz * 1e-3, memory_khz * 1e-3, bus_bits, peaks.l2_bytes);
+#else
+  (void)device;
+#endif
+  return peaks;
 }
 
 std::string compute_mode_name(int mode) {

@@ -80,6 +80,17 @@ int fp32_cores_per_multiprocessor(int major, int minor);
 // 2 transfers per clock x clock x bus width: the peak DRAM bandwidth in decimal GB/s.
 double theoretical_bandwidth_gb_per_s(int memory_clock_khz, int bus_width_bits);
 
+// What a CUDA device can do at most, from its attributes (zeros where CUDA is not in the build or
+// the device does not answer): the roofs no measured ceiling may pass (nbk/report/ceilings.hpp).
+struct DevicePeaks {
+  std::uint64_t l2_bytes = 0;
+  double memory_gb_per_s = 0;   // 2 x memory clock x bus width
+  double fp32_gflop_per_s = 0;  // SMs x FP32 lanes x 2 flops x clock
+  double fp64_gflop_per_s = 0;  // half of that on the data-centre parts with half-rate FP64, else 0 (not known)
+  std::string from;             // the attributes, in words
+};
+DevicePeaks device_peaks(int device);
+
 // "DEFAULT", "PROHIBITED", ... for CU_DEVICE_ATTRIBUTE_COMPUTE_MODE.
 std::string compute_mode_name(int mode);
 

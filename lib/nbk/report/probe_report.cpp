@@ -13,6 +13,8 @@
 
 #include "nbk/core/errors.hpp"
 #include "nbk/core/region.hpp"
+#include "nbk/report/ceiling_probe.hpp"
+#include "nbk/report/hardware.hpp"
 #include "nbk/report/json_file.hpp"
 #include "nbk/report/run_context.hpp"
 #include "nbk/report/table.hpp"
@@ -45,7 +47,56 @@ nlohmann::json machine_of(int concurrency, std::int64_t elements) {
           {"OMP_PROC_BIND", env_or_unset("OMP_PROC_BIND")}, {"OMP_PLACES", env_or_unset("OMP_PLACES")}};
 }
 
-constexpr const char* probe_file_format = "nbk probes 1";
+constexpr const char* probe_file_format = "nbk probes 2";
+
+// Memory's probe when no size is given: at least 64 MiB on a CPU (and twice its last cache,
+// memory_levels.cpp), 1 GiB on a GPU (and twice its L2).
+template <class Space>
+constexpr std::uint64_t default_memory_probe_bytes() {
+  return is_device_space_v<Space> ? std::uint64_t{1} << 30 : std::uint64_t{64} << 20;
+}
+
+// The levels of `exec` and their probes' working sets: the machine's, or with a probe size given
+// (the tests' small runs), none larger than three arrays of that many doubles.
+template <class Space>
+std::vector<MemoryLevel> levels_of(const Space& exec, std::int64_t elements, const DevicePeaks& peaks) {
+  const std::uint64_t memory = elements > 0 ? 3 * sizeof(double) * static_cast<std::uint64_t>(elements)
+                                            : default_memory_probe_bytes<Space>();
+  std::vector<MemoryLevel> levels = is_device_space_v<Space>
+                                        ? device_memory_levels(peaks.l2_bytes, memory)
+                                        : host_memory_levels(host_caches(), exec.concurrency(), memory);
+  if (elements > 0)
+    for (MemoryLevel& level : levels) level.probe_bytes = std::min(level.probe_bytes, memory);
+  return levels;
+}
+
+template <class Space>
+int device_of(const Space& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return exec.cuda_device();
+#endif
+  (void)exec;
+  return -1;
+}
+
+// The ceilings of `exec`, with a GPU's theoretical peaks: a memory ceiling above them is a probe
+// that counts bytes it does not move, and fails the probe.
+template <class Space>
+Ceilings measure_ceilings(const Space& exec, std::int64_t elements, int memory_calls) {
+  DevicePeaks peaks;
+  if constexpr (is_device_space_v<Space>) peaks = device_peaks(device_of(exec));
+  Ceilings c = probe_ceilings(exec, levels_of(exec, elements, peaks), memory_calls, elements == 0 && memory_calls > 2);
+  c.measured_at_epoch_s = now_epoch_s();
+  if constexpr (is_device_space_v<Space>) {
+    if (peaks.memory_gb_per_s > 0)
+      c.theoretical = TheoreticalPeaks{peaks.memory_gb_per_s, peaks.fp32_gflop_per_s, peaks.fp64_gflop_per_s, peaks.from};
+    if (const std::string above = c.above_theoretical(); !above.empty()) {
+      std::cerr << "probe: " << above << ": a probe that counts more bytes than it moves\n";
+      c.verified = false;
+    }
+  }
+  return c;
+}
 
 }  // namespace
 
@@ -65,12 +116,30 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
     const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
     probe.fma_f32 = probe_fma<Space, float>(Space(), flops, probe.repetitions);
     probe.fma_f64 = probe_fma<Space, double>(Space(), flops, probe.repetitions);
-    probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified;
+    probe.ceilings = measure_ceilings(Space(), elements, 5);
+    probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified && probe.ceilings.verified;
     probe.probed_by = program;
     probe.probed_at_epoch_s = now_epoch_s();
     probe.probed_at_utc = utc_text(probe.probed_at_epoch_s);
   });
   return probes;
+}
+
+void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements) {
+  Probes refreshed;
+  for_each_enabled_space([&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    const auto found = probes.find(std::string(space_name<Space>()));
+    if (found == probes.end() || now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= ceilings_fresh_s)
+      return;
+    std::cerr << "probing " << found->first << "'s ceilings again ...\n";
+    const Region region("nbk::probe::" + found->first);  // as probe_spaces' (docs/profiling.md)
+    keep_fastest(found->second.ceilings, measure_ceilings(Space(), elements, 2));
+    ProbeResult p = found->second;
+    p.from_file.clear();  // written back as this program's
+    refreshed[found->first] = p;
+  });
+  save_probe_file(file, refreshed);
 }
 
 ProbeFile open_probe_file(const std::string& path) {
@@ -119,6 +188,7 @@ ProbeResult probe_from_json(const nlohmann::json& doc) {
     p.spread = {spread->value("copy", 0.0), spread->value("triad", 0.0), spread->value("memcpy", 0.0),
                 spread->value("in_place", 0.0), spread->value("dot", 0.0)};
   p.concurrency = doc.value("concurrency", 0);
+  if (const auto c = doc.find("ceilings"); c != doc.end()) p.ceilings = ceilings_from_json(*c);
   p.probed_by = doc.value("probed_by", "");
   p.probed_at_utc = doc.value("probed_at_utc", "");
   p.probed_at_epoch_s = doc.value("probed_at_epoch_s", 0.0);
@@ -151,6 +221,8 @@ Probes probes_from_file(const ProbeFile& file, const std::set<std::string>& spac
       why = "the file's was probed on another machine, thread count, binding or probe size";
     } else if (!entry->value("verified", false)) {
       why = "the file's failed its checks";
+    } else if (!entry->contains("ceilings")) {
+      why = "the file's has no ceilings";
     } else {
       const double age = now - entry->value("probed_at_epoch_s", 0.0);
       if (!(age >= -60 && age <= probe_file_valid_s))
@@ -200,6 +272,43 @@ std::string source_text(const ProbeResult& p) {
 }
 }  // namespace
 
+namespace {
+// The ceilings every row is judged by, a line per space and level, and each space's sweep.
+void print_ceilings(std::ostream& out, const Probes& probes) {
+  Table table({"space", "level", "holds", "probed with", "read-only", "in place", "1 read 1 write",
+               "2 reads 1 write", "1 read 1 write, streaming", "2 reads 1 write, streaming", "check"});
+  bool any = false;
+  for (const auto& [space, probe] : probes)
+    for (const LevelCeilings& level : probe.ceilings.levels) {
+      std::vector<std::string> row = {space, level.level.name,
+                                      level.level.capacity ? format_bytes(level.level.capacity) : "-",
+                                      format_bytes(level.level.probe_bytes)};
+      for (const TrafficKind kind : traffic_kinds) {
+        const auto found = level.kinds.find(kind);
+        row.push_back(found == level.kinds.end() ? "-" : rate(found->second.gb_per_s));
+      }
+      row.push_back(probe.ceilings.verified ? "ok" : "FAILED");
+      table.add_row(row);
+      any = true;
+    }
+  if (!any) return;
+  out << "Ceilings: GB/s as the memory moves them (a store's read of its line counted on a CPU), the best of each "
+         "kind's forms, best of its calls; a row is judged at the level its working set fits in:\n";
+  table.print(out);
+  for (const auto& [space, probe] : probes) {
+    if (probe.ceilings.theoretical)
+      out << fmt::format("  {}: theoretical {:.0f} GB/s memory, {:.0f} GFLOP/s FP32 ({})\n", space,
+                         probe.ceilings.theoretical->memory_gb_per_s, probe.ceilings.theoretical->fp32_gflop_per_s,
+                         probe.ceilings.theoretical->from);
+    if (probe.ceilings.sweep.empty()) continue;
+    std::string line;
+    for (const SweepRate& s : probe.ceilings.sweep)
+      line += fmt::format("{}{} {:.0f}", line.empty() ? "" : ", ", format_bytes(s.bytes), s.gb_per_s);
+    out << "  " << space << " sweep, a copy at each working set (GB/s moved): " << line << "\n";
+  }
+}
+}  // namespace
+
 void print_probe_table(std::ostream& out, const Probes& probes) {
   if (probes.empty()) return;
   Table table({"space", "Kokkos copy GB/s", "Kokkos triad GB/s", "outside Kokkos: copy GB/s", "by", "arrays",
@@ -226,6 +335,7 @@ void print_probe_table(std::ostream& out, const Probes& probes) {
     out << "Host<->device link (cudaMemcpy, best of " << probes.begin()->second.repetitions << "):\n";
     link.print(out);
   }
+  print_ceilings(out, probes);
   out << "FMA: independent chains of x = x * a + b in registers, 2 flops each: the space's arithmetic limit.\n";
   out << "In place: b = b + 1, one array read and written (add-one's traffic); Dot: sum of a * c, two arrays read "
          "(a reduction's). Every figure is the best run; spread, the median run's time over the best's, minus 1:\n";
@@ -334,6 +444,7 @@ nlohmann::json probes_json(const Probes& probes) {
                     {"dot", probe.spread.dot}}},
                   {"spread_is", "median time / best time - 1 of the timed runs"},
                   {"concurrency", probe.concurrency},
+                  {"ceilings", to_json(probe.ceilings)},
                   {"probed_by", probe.probed_by},
                   {"probed_at_utc", probe.probed_at_utc},
                   {"probed_at_epoch_s", probe.probed_at_epoch_s},

@@ -60,6 +60,16 @@ Probes probes_from_file(const ProbeFile& file, const std::set<std::string>& spac
 // after this one read them.
 void save_probe_file(ProbeFile& file, const Probes& probed);
 
+// How long the ceilings stand before a program measures them again (a run's probe file keeps the
+// fastest of every measurement: nbk::keep_fastest): a shared machine's bandwidth moves within
+// minutes, and a ceiling taken while it was slow does not bound a row run while it is fast.
+inline constexpr double ceilings_fresh_s = 60;
+
+// Measures again the ceilings of every space in `probes` measured more than ceilings_fresh_s ago
+// (quickly: two timed calls a form at memory), keeps the fastest of old and new, and writes them
+// into `file` for the programs after this one.
+void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements);
+
 // A probe as probes_json writes it, read back (the probe file, the tests).
 ProbeResult probe_from_json(const nlohmann::json& doc);
 
