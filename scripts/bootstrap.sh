@@ -34,6 +34,9 @@
 #   NBK_KOKKOS_DOWNLOAD  0: do not download the pinned release (CI's Kokkos 3.4 runs)
 #   NBK_KOKKOS_OPTIONS   further CMake options for Kokkos (part of the cache key); 4.x is
 #                  built with -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF unless they say ON
+#   NBK_CXX_STANDARD  the C++ standard Kokkos is built in, and the project with it: 17 (the
+#                  default; Kokkos 3.4 knows no other), 20 or 23 (part of the cache key). Kokkos 5
+#                  requires 20: its default there, and 17 is refused
 #   CUDA_HOME, CUDAToolkit_ROOT  the CUDA toolkit for the cuda flavour; without them, nvcc
 #                  on PATH, else /usr/local/cuda. Its nvcc is recorded in the install, so
 #                  later builds need none of these.
@@ -109,11 +112,13 @@ cuda_arch_options() {
 }
 
 flavour_options() {
-  local common=(-DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON)
-  local lambda=-DKokkos_ENABLE_CUDA_LAMBDA=ON   # always on, and deprecated, from 4.0
+  local common=(-DCMAKE_CXX_STANDARD="$cxx_standard" -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON)
+  local lambda=-DKokkos_ENABLE_CUDA_LAMBDA=ON   # always on, and deprecated, from 4.0; 5.2 refuses it
   # 4.x without the code deprecated in 4 (what CI tests); NBK_KOKKOS_OPTIONS comes last and
-  # may turn it back on (-DKokkos_ENABLE_DEPRECATED_CODE_4=ON).
-  if [[ $kokkos_version != 3.* ]]; then common+=(-DKokkos_ENABLE_DEPRECATED_CODE_4=OFF); lambda=""; fi
+  # may turn it back on (-DKokkos_ENABLE_DEPRECATED_CODE_4=ON). 5.0 turns it off by default and
+  # 5.2 removes it: nothing is passed there.
+  [[ $kokkos_version == 3.* ]] || lambda=""
+  [[ $kokkos_version != 4.* ]] || common+=(-DKokkos_ENABLE_DEPRECATED_CODE_4=OFF)
   local extra=${NBK_KOKKOS_OPTIONS:-}
   case "$1" in
     serial) echo "${common[*]} -DCMAKE_BUILD_TYPE=Release${extra:+ $extra}" ;;
@@ -193,6 +198,18 @@ EOF
 
 install_packages
 choose_kokkos_source
+# The C++ standard (NBK_CXX_STANDARD): 17 unless asked, 20 for Kokkos 5, which requires it (and
+# CMake 3.22, which the presets' CMake 3.25 already is).
+cxx_standard=${NBK_CXX_STANDARD:-17}
+[[ $cxx_standard =~ ^(17|20|23)$ ]] || usage_error "NBK_CXX_STANDARD=$cxx_standard: expected 17, 20 or 23"
+if [[ ! $kokkos_version =~ ^[34]\. ]]; then
+  if [[ -z ${NBK_CXX_STANDARD:-} ]]; then
+    cxx_standard=20
+    log "Kokkos $kokkos_version requires C++20 and CMake 3.22: C++20"
+  elif ((cxx_standard < 20)); then
+    usage_error "NBK_CXX_STANDARD=$cxx_standard: Kokkos $kokkos_version requires C++20 (NBK_CXX_STANDARD=20, or leave it unset)"
+  fi
+fi
 mapfile -t flavours < <(printf '%s\n' "${flavours[@]}" | awk '!seen[$0]++')  # mpi and openmp share one
 if [[ $kokkos_origin == root ]]; then
   log "Kokkos $kokkos_version from Kokkos_ROOT=$Kokkos_ROOT: none built"

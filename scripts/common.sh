@@ -50,13 +50,20 @@ nbk_bootstrap() {
   done <<<"$out"
 }
 
+# "-c++20" where NBK_CXX_STANDARD asks for another standard than the default 17, else nothing: a
+# build folder's and a test summary's name, so that two standards never share one.
+nbk_standard_suffix() {
+  [[ -z ${NBK_CXX_STANDARD:-} || $NBK_CXX_STANDARD == 17 ]] || echo "-c++$NBK_CXX_STANDARD"
+}
+
 # Where a preset builds: build/<preset> with the default Kokkos, build/<preset>-kokkos-<version>
-# with one the user named (Kokkos_ROOT or NBK_KOKKOS_SOURCE), so the two never share a folder.
+# with one the user named (Kokkos_ROOT or NBK_KOKKOS_SOURCE), so the two never share a folder;
+# either with nbk_standard_suffix.
 nbk_build_dir() {
   if [[ -n "${Kokkos_ROOT:-}${NBK_KOKKOS_SOURCE:-}" ]]; then
-    echo "build/$1-kokkos-${NBK_KOKKOS_VERSION[$(nbk_flavour "$1")]}"
+    echo "build/$1-kokkos-${NBK_KOKKOS_VERSION[$(nbk_flavour "$1")]}$(nbk_standard_suffix)"
   else
-    echo "build/$1"
+    echo "build/$1$(nbk_standard_suffix)"
   fi
 }
 
@@ -71,9 +78,11 @@ nbk_configure() {
     [[ $cached == "$root" ]] || fresh=(--fresh)
   fi
   # NBK_CCACHE=1 (CI) compiles through ccache, 0 without it; unset: as the folder was (cmake/Ccache.cmake).
-  local ccache=()
+  local ccache=() standard=()
   [[ -z ${NBK_CCACHE:-} ]] || ccache=(-DNBK_CCACHE="$([[ $NBK_CCACHE == 1 ]] && echo ON || echo OFF)")
-  cmake --preset "$preset" -B "$dir" -DKokkos_ROOT="$root" "${ccache[@]}" "${fresh[@]}" >/dev/null
+  # NBK_CXX_STANDARD: the project in the standard its Kokkos was built in (unset: cmake/CxxStandard.cmake decides).
+  [[ -z ${NBK_CXX_STANDARD:-} ]] || standard=(-DCMAKE_CXX_STANDARD="$NBK_CXX_STANDARD")
+  cmake --preset "$preset" -B "$dir" -DKokkos_ROOT="$root" "${ccache[@]}" "${standard[@]}" "${fresh[@]}" >/dev/null
 }
 
 # The targets a preset's build preset names, one a line (none: it builds everything): the mpi

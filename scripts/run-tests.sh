@@ -5,7 +5,8 @@
 # Debian) presets. On a machine with a GPU the cuda preset's tests run too. The serial preset
 # runs on request: its tests are the openmp preset's Serial tests (docs/ci.md). A preset builds
 # what its tests need: its build preset's targets where it names some (mpi), else everything.
-# NBK_CCACHE=1: compile through ccache (CI; cmake/Ccache.cmake).
+# NBK_CCACHE=1: compile through ccache (CI; cmake/Ccache.cmake). NBK_CXX_STANDARD=20: Kokkos and the
+# project in C++20 (scripts/bootstrap.sh), in build/<preset>[-kokkos-<version>]-c++20.
 # NBK_CTEST_ARGS: more ctest arguments for every preset (CI's second Kokkos: -LE once). The Kokkos is the bootstrap's choice (scripts/kokkos-source.sh): with
 # Kokkos_ROOT or NBK_KOKKOS_SOURCE set, each preset builds in build/<preset>-kokkos-<version>.
 # Usage: scripts/run-tests.sh [preset ...]     (default: openmp debug mpi [cuda])
@@ -49,7 +50,9 @@ done
 # (build/test-summary.txt; with a Kokkos the user named, build/test-summary-kokkos-<version>.txt)
 summary_file=build/test-summary.txt
 if [[ -n "${Kokkos_ROOT:-}${NBK_KOKKOS_SOURCE:-}" ]]; then
-  summary_file="build/test-summary-kokkos-${NBK_KOKKOS_VERSION[$(nbk_flavour "${presets[0]}")]}.txt"
+  summary_file="build/test-summary-kokkos-${NBK_KOKKOS_VERSION[$(nbk_flavour "${presets[0]}")]}$(nbk_standard_suffix).txt"
+elif [[ -n $(nbk_standard_suffix) ]]; then
+  summary_file="build/test-summary$(nbk_standard_suffix).txt"
 fi
 echo "tests: $passed passed, $failed failed (Kokkos ${NBK_KOKKOS_VERSION[$(nbk_flavour "${presets[0]}")]})" | tee "$summary_file"
 ((failed == 0))

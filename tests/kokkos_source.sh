@@ -7,7 +7,7 @@
 set -uo pipefail
 # Each case sets what it tests: nothing from the caller's environment (CI exports a 4.6 source and
 # its checksum for its own runs) may change the answer.
-unset Kokkos_ROOT NBK_KOKKOS_SOURCE NBK_KOKKOS_SHA256 NBK_KOKKOS_DOWNLOAD
+unset Kokkos_ROOT NBK_KOKKOS_SOURCE NBK_KOKKOS_SHA256 NBK_KOKKOS_DOWNLOAD NBK_CXX_STANDARD
 repo=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 failed=0
@@ -46,6 +46,18 @@ echo 'set(PACKAGE_VERSION "4.6.1")' > "$tmp/root/lib/cmake/Kokkos/KokkosConfigVe
 out=$(NBK_NO_APT=1 NBK_CACHE="$tmp/cache" Kokkos_ROOT="$tmp/root" bash "$repo/scripts/bootstrap.sh" mpi serial 2>/dev/null)
 [[ $out == "openmp 4.6.01 $tmp/root"$'\n'"serial 4.6.01 $tmp/root" ]] || fail "Kokkos_ROOT: printed '$out'"
 [[ ! -e $tmp/cache/kokkos ]] || fail "Kokkos_ROOT: the bootstrap built or linked a Kokkos"
+
+# A Kokkos newer than the two CI tests is accepted and its version printed (issue 61); Kokkos 5
+# requires C++20, so a lower standard asked for is refused; a standard that is none, too.
+for version in 4.7.1 5.0.0 5.2.2; do
+  mkdir -p "$tmp/root-$version/lib64/cmake/Kokkos"
+  echo "set(PACKAGE_VERSION \"$version\")" > "$tmp/root-$version/lib64/cmake/Kokkos/KokkosConfigVersion.cmake"
+  out=$(NBK_NO_APT=1 NBK_CACHE="$tmp/cache" Kokkos_ROOT="$tmp/root-$version" bash "$repo/scripts/bootstrap.sh" openmp 2>/dev/null)
+  want="openmp ${version%.*}.$(printf %02d "${version##*.}") $tmp/root-$version"
+  [[ $out == "$want" ]] && echo "ok: Kokkos_ROOT with Kokkos $version -> $out" || fail "Kokkos_ROOT $version: printed '$out', expected '$want'"
+done
+expect_usage_error "NBK_CXX_STANDARD=17: Kokkos 5.0.00 requires C\\+\\+20" Kokkos_ROOT="$tmp/root-5.0.0" NBK_CXX_STANDARD=17
+expect_usage_error "NBK_CXX_STANDARD=14: expected 17, 20 or 23" NBK_CXX_STANDARD=14 Kokkos_ROOT="$tmp/root"
 
 # deb-src lists from both forms of apt sources.
 deb_src() {  # <etc folder>: the deb-src lines the bootstrap derives from it

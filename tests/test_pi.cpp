@@ -19,8 +19,7 @@ using nbk::Count;
 
 template <class Space, template <class> class Pool, class Code = nbk::CodeFor<Space>>
 Count count_inside(std::uint64_t seed, int streams, nbk::Index samples_per_stream, Code code = {}) {
-  Pool<Space> pool;
-  pool.init(seed, streams > 0 ? streams : 1);
+  const auto pool = nbk::random_pool<Pool<Space>>(seed, streams > 0 ? streams : 1);
   Kokkos::View<Count, typename Space::memory_space> inside("inside");
   nbk::pi::count_inside(Space(), pool, streams, samples_per_stream, inside, code);
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), inside);
@@ -33,8 +32,7 @@ Count count_inside(std::uint64_t seed, int streams, nbk::Index samples_per_strea
 // (x from the top 24 bits, y from the next 24, inside where x^2 + y^2 <= 1 in float).
 template <template <class> class Pool>
 Count reference_count(std::uint64_t seed, int streams, nbk::Index samples_per_stream) {
-  Pool<Kokkos::Serial> pool;
-  pool.init(seed, streams > 0 ? streams : 1);
+  const auto pool = nbk::random_pool<Pool<Kokkos::Serial>>(seed, streams > 0 ? streams : 1);
   Count inside = 0;
   for (int s = 0; s < streams; ++s) {
     auto generator = pool.get_state(s);

@@ -1,13 +1,15 @@
 #pragma once
 // The one place that knows which Kokkos we were built against: 3.4.01 (Debian's) and 4.6.01
-// (the release), 4.x with or without its deprecated code (Kokkos_ENABLE_DEPRECATED_CODE_4).
-// Nothing outside this header tests KOKKOS_VERSION.
+// (the release), 4.x with or without its deprecated code (Kokkos_ENABLE_DEPRECATED_CODE_4), and
+// what Kokkos 5 deprecates (docs/kokkos.md). Nothing outside this header tests KOKKOS_VERSION or
+// calls what scripts/kokkos5_api.py refuses elsewhere.
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "nbk/core/cuda_check.hpp"
@@ -90,6 +92,26 @@ auto create_mirror_view_uninit(const Space& space, const View& view) {
 #else
   return Kokkos::create_mirror_view(space, view, Kokkos::WithoutInitializing);
 #endif
+}
+
+// The type of create_mirror_view_uninit(HostSpace(), view): `view`'s own type where it lives in
+// host memory, else a HostSpace copy's. (View::HostMirror, deprecated in Kokkos 5.0, kokkos#8232,
+// is the mirror in the view's host_mirror_space instead, which for managed memory is that memory.)
+template <class View>
+using HostMirrorOf = decltype(create_mirror_view_uninit(Kokkos::HostSpace(), std::declval<const View&>()));
+
+// A random pool (Kokkos::Random_XorShift64_Pool or 1024) of `states` streams seeded with `seed`.
+// From 4.7 a constructor takes both, and 5.0 deprecates init (kokkos#8082); 3.4 and 4.6 have no
+// such constructor, only a default-constructed pool's init.
+template <class Pool>
+Pool random_pool(std::uint64_t seed, int states) {
+  if constexpr (std::is_constructible_v<Pool, std::uint64_t, std::uint64_t>) {
+    return Pool(seed, static_cast<std::uint64_t>(states));
+  } else {
+    Pool pool;
+    pool.init(seed, states);
+    return pool;
+  }
 }
 
 // Ask the driver to migrate managed pages to the device ahead of the kernel that reads

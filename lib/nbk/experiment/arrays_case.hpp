@@ -69,7 +69,7 @@ class ArraysCase final : public Case {
                 "the output lives in the memory of the space that writes it");
   using In = InSpace<Space, HostIn>;
   using Ins = std::array<In, Inputs>;
-  using Result = typename Out::HostMirror;
+  using Result = HostMirrorOf<Out>;
   using Kernel = std::function<void(const Space&, const Ins& in, const Out& out)>;
   using Check = std::function<Verdict(const Result& out)>;
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,7 +57,19 @@ inline Fences fences_of(const Variant& variant) {
   return variant.device ? Fences::every_space : Fences::host_spaces;
 }
 
-// Makes the case and times it (see above). A variant that cannot fit is returned skipped.
+// A row's Kokkos Profiling region, nbk::<workload>::<variant>@<space>/<size> (docs/profiling.md):
+// run_variant runs the row inside it, and its case's making, first call, calls with transfers and
+// check in regions of their own inside that one: <row>/setup, <row>/first, <row>/transfers (and
+// <row>/transfers/first), <row>/check. The timed calls' kernels are the row's own.
+std::string row_region(const Experiment& experiment, const Variant& variant, const Size& size);
+
+// The experiment's Problem of one size, made in a region of its own, nbk::<workload>::problem/<size>
+// (its host arrays' fills apart from the rows'): what the program and the sweeps run on.
+std::shared_ptr<const Problem> problem_in_region(const Experiment& experiment, const Size& size,
+                                                 const Settings& settings);
+
+// Makes the case and times it (see above), in the row's regions. A variant that cannot fit is
+// returned skipped.
 // With budget_s > 0, each timing stops repeating once its calls have taken budget_s, after at
 // least min_budget_repetitions (or `repetitions`, if fewer) timed calls.
 Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "nbk/core/memory.hpp"
+#include "nbk/core/region.hpp"
 #include "nbk/ranks/ranks.hpp"
 
 namespace nbk::exp {
@@ -15,6 +16,17 @@ std::string shortfall(const Variant& variant, const Size& size) {
   std::string why = host_shortfall(footprint.host_bytes);
   if (why.empty() && variant.device) why = device_shortfall(footprint.device_bytes);
   return why;
+}
+
+std::string row_region(const Experiment& experiment, const Variant& variant, const Size& size) {
+  const std::string text = size.text();
+  return "nbk::" + experiment.name + "::" + variant.name + "@" + variant.space + (text.empty() ? "" : "/" + text);
+}
+
+std::shared_ptr<const Problem> problem_in_region(const Experiment& experiment, const Size& size,
+                                                 const Settings& settings) {
+  const Region region("nbk::" + experiment.name + "::problem" + (experiment.rank > 0 ? "/" + size.text() : ""));
+  return experiment.make_problem(size, settings);
 }
 
 Result run_variant(const Experiment& experiment, const Variant& variant, const Problem& problem, const Size& size,
@@ -29,8 +41,15 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
     result.skipped = "another rank lacks the memory for its slice";
   if (!result.skipped.empty()) return result;
 
-  const std::unique_ptr<Case> instance = variant.make(problem, size);
-  const std::string label = experiment.name + " " + variant.name + " " + variant.space + " " + size.text();
+  // Every region is pushed and popped outside the clocks: a timed call runs inside its row's
+  // region, which time_repeated's fences and clock sit within (nbk/core/region.hpp).
+  const std::string label = row_region(experiment, variant, size);
+  const Region row(label);
+  std::unique_ptr<Case> instance;
+  {
+    const Region setup(label + "/setup");
+    instance = variant.make(problem, size);
+  }
   const Clock clock = variant.distributed ? Clock::slowest_rank : Clock::this_process;
   auto record = [&] { instance->record(); };
   result.planned_repetitions = repetitions;
@@ -38,15 +57,18 @@ Result run_variant(const Experiment& experiment, const Variant& variant, const P
   const Budget budget{budget_s, min_budget_repetitions};
   const Fences fences = fences_of(variant);
   result.steady = time_repeated(label, repetitions, [&] { instance->run(); }, record, clock, budget, fences);
-  if (variant.timed_with_transfers)
+  if (variant.timed_with_transfers) {
+    const Region transfers(label + "/transfers");
     result.with_transfers = time_repeated(
-        label + " with transfers", repetitions,
+        label + "/transfers", repetitions,
         [&] {
           instance->upload();
           instance->run();
           instance->download();
         },
         record, clock, budget);
+  }
+  const Region check(label + "/check");
   result.verdict = instance->verdict();
   return result;
 }

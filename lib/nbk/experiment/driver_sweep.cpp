@@ -65,7 +65,7 @@ SweepResult run_sweep(const Experiment& experiment, const Sweep& plan, const Set
 
   for (const Size& size : sweep_sizes(experiment, plan, max_elements)) {
     std::cerr << "sweep " << experiment.name << " " << plan.host_variant.name() << " " << size.text() << " ...\n";
-    const auto problem = experiment.make_problem(size, settings);
+    const auto problem = problem_in_region(experiment, size, settings);
     SweepPoint point;
     point.size = size;
     point.host = run_variant(experiment, *host, *problem, size, plan.repetitions, budget_s);

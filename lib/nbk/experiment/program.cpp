@@ -128,7 +128,7 @@ nlohmann::json json_head(const Experiment& e, const Request& r, const Probes& pr
 std::shared_ptr<const Problem> problem_at(const Experiment& e, const Request& r, const Size& size,
                                           nlohmann::json& doc) {
   if (e.rank > 0) std::cerr << "preparing " << e.name << " at " << size.text() << " ...\n";
-  auto problem = e.make_problem(size, r.settings);
+  auto problem = problem_in_region(e, size, r.settings);
   problem->describe(std::cout);
   nlohmann::json problem_json = problem->to_json();
   if (e.rank > 0) {

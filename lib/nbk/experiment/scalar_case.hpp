@@ -111,7 +111,7 @@ struct ValueInSpace {
   }
 
   View value;
-  typename View::HostMirror host;
+  HostMirrorOf<View> host;
 };
 
 }  // namespace nbk::exp

@@ -34,7 +34,7 @@ struct Data {
   explicit Data(const Problem& p)
       : streams(p.streams), samples_per_stream(p.samples_per_stream), inside("nbk::pi::inside") {
     // Timed apart from the calls: seeding walks every state on the host, then copies them in.
-    pool_seconds = time_fenced("nbk::pi pool", [&] { pool.init(p.seed, std::max(streams, 1)); });
+    pool_seconds = time_fenced("nbk::pi pool", [&] { pool = random_pool<Pool>(p.seed, std::max(streams, 1)); });
   }
   Count read() const { return inside.read(exec); }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "nbk/core/errors.hpp"
+#include "nbk/core/region.hpp"
 #include "nbk/report/ceiling_probe.hpp"
 #include "nbk/report/hardware.hpp"
 #include "nbk/report/json_file.hpp"
@@ -109,6 +110,7 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
     if (is_device_space_v<Space> && !device_shortfall(3 * sizeof(double) * static_cast<std::uint64_t>(n)).empty())
       return;
     std::cerr << "probing " << name << " ...\n";
+    const Region region("nbk::probe::" + name);  // the probes' kernels apart from the rows' (docs/profiling.md)
     ProbeResult& probe = probes[name] = probe_bandwidth(Space(), n);
     // A probe size given (the tests' small runs) scales the FMA probe down with it.
     const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
@@ -131,6 +133,7 @@ void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements) {
     if (found == probes.end() || now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= ceilings_fresh_s)
       return;
     std::cerr << "probing " << found->first << "'s ceilings again ...\n";
+    const Region region("nbk::probe::" + found->first);  // as probe_spaces' (docs/profiling.md)
     ProbeResult& kept = found->second;
     keep_fastest(kept.ceilings, measure_ceilings(Space(), elements, 3));
     // The FMA probes too, with as few runs: the fastest of old and new.

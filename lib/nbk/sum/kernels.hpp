@@ -473,7 +473,7 @@ class TreeSum {
   Space exec_;
   TreeShape shape_;
   Partials partials_;
-  typename Partials::HostMirror host_partials_;
+  HostMirrorOf<Partials> host_partials_;
 };
 
 }  // namespace nbk::sum
