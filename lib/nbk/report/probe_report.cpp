@@ -82,10 +82,10 @@ int device_of(const Space& exec) {
 // The ceilings of `exec`, with a GPU's theoretical peaks: a memory ceiling above them is a probe
 // that counts bytes it does not move, and fails the probe.
 template <class Space>
-Ceilings measure_ceilings(const Space& exec, std::int64_t elements, int memory_calls) {
+Ceilings measure_ceilings(const Space& exec, std::int64_t elements, int memory_calls, bool sweep) {
   DevicePeaks peaks;
   if constexpr (is_device_space_v<Space>) peaks = device_peaks(device_of(exec));
-  Ceilings c = probe_ceilings(exec, levels_of(exec, elements, peaks), memory_calls, elements == 0 && memory_calls > 2);
+  Ceilings c = probe_ceilings(exec, levels_of(exec, elements, peaks), memory_calls, sweep && elements == 0);
   c.measured_at_epoch_s = now_epoch_s();
   if constexpr (is_device_space_v<Space>) {
     if (peaks.memory_gb_per_s > 0)
@@ -116,7 +116,7 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
     const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
     probe.fma_f32 = probe_fma<Space, float>(Space(), flops, probe.repetitions);
     probe.fma_f64 = probe_fma<Space, double>(Space(), flops, probe.repetitions);
-    probe.ceilings = measure_ceilings(Space(), elements, 5);
+    probe.ceilings = measure_ceilings(Space(), elements, 5, true);
     probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified && probe.ceilings.verified;
     probe.probed_by = program;
     probe.probed_at_epoch_s = now_epoch_s();
@@ -125,19 +125,19 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
   return probes;
 }
 
-void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements) {
+void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, double older_than_s) {
   Probes refreshed;
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     const auto found = probes.find(std::string(space_name<Space>()));
-    if (found == probes.end() || now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= ceilings_fresh_s)
+    if (found == probes.end() || now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= older_than_s)
       return;
     std::cerr << "probing " << found->first << "'s ceilings again ...\n";
     const Region region("nbk::probe::" + found->first);  // as probe_spaces' (docs/profiling.md)
     ProbeResult& kept = found->second;
-    keep_fastest(kept.ceilings, measure_ceilings(Space(), elements, 3));
-    // The FMA probes too, with as few runs: the fastest of old and new.
-    const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>();
+    keep_fastest(kept.ceilings, measure_ceilings(Space(), elements, 3, false));
+    // The FMA probes too, with as few runs of a quarter of the flops: the fastest of old and new.
+    const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>() / 4;
     for (auto [fma, made] : {std::pair{&kept.fma_f32, probe_fma<Space, float>(Space(), flops, 3)},
                              std::pair{&kept.fma_f64, probe_fma<Space, double>(Space(), flops, 3)}})
       if (made.verified && made.gflop_per_s > fma->gflop_per_s) *fma = made;

@@ -66,9 +66,10 @@ void save_probe_file(ProbeFile& file, const Probes& probed);
 inline constexpr double ceilings_fresh_s = 60;
 
 // Measures again the ceilings and FMA probes of every space in `probes` measured more than
-// ceilings_fresh_s ago (quickly: three timed calls a form at memory, three FMA runs), keeps the
+// `older_than_s` ago (quickly: three timed calls a form at memory, three FMA runs), keeps the
 // fastest of old and new, and writes them into `file` for the programs after this one.
-void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements);
+void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements,
+                      double older_than_s = ceilings_fresh_s);
 
 // A probe as probes_json writes it, read back (the probe file, the tests).
 ProbeResult probe_from_json(const nlohmann::json& doc);
