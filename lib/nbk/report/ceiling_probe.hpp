@@ -205,9 +205,10 @@ LevelCeilings probe_level(const Space& exec, const MemoryLevel& level, int calls
       verified = false;
       continue;
     }
-    // A call no longer than its floor says nothing of the bandwidth (and no figure is safer than a low one).
+    // A call that is mostly its floor says nothing of the bandwidth (its remainder is noise): no
+    // figure of its own; the level takes the next one's (probe_ceilings), and the floor binds its rows.
     const double moving = best - (k < floors.size() ? floors[k] : 0.0);
-    if (moving <= 0) continue;
+    if (moving < 0.2 * best) continue;
     const Traffic t = ceiling_detail::kind_traffic(form.kind, static_cast<std::uint64_t>(form.n));
     const double rate = static_cast<double>(moved_bytes(t, allocate)) / moving * 1e-9;
     KindCeiling& kept = result.kinds[form.kind];
