@@ -78,6 +78,18 @@ std::string proc_bind_name(omp_proc_bind_t bind) {
 }
 #endif
 
+#if defined(KOKKOS_ENABLE_CUDA)
+// One attribute of `device`, 0 where the runtime does not answer (its error cleared).
+int device_attribute(int device, cudaDeviceAttr which) {
+  int value = 0;
+  if (cudaDeviceGetAttribute(&value, which, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return value;
+}
+#endif
+
 }  // namespace
 
 HostInfo host_info(bool kokkos_initialized) {
@@ -140,14 +152,7 @@ double theoretical_bandwidth_gb_per_s(int memory_clock_khz, int bus_width_bits) 
 DevicePeaks device_peaks(int device) {
   DevicePeaks peaks;
 #if defined(KOKKOS_ENABLE_CUDA)
-  auto attribute = [device](cudaDeviceAttr which) {
-    int value = 0;
-    if (cudaDeviceGetAttribute(&value, which, device) != cudaSuccess) {
-      cudaGetLastError();
-      return 0;
-    }
-    return value;
-  };
+  auto attribute = [device](cudaDeviceAttr which) { return device_attribute(device, which); };
   const int major = attribute(cudaDevAttrComputeCapabilityMajor), minor = attribute(cudaDevAttrComputeCapabilityMinor);
   const int sms = attribute(cudaDevAttrMultiProcessorCount), clock_khz = attribute(cudaDevAttrClockRate);
   const int memory_khz = attribute(cudaDevAttrMemoryClockRate), bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
@@ -241,14 +246,7 @@ const AttributeName attribute_names[] = {
 CudaDeviceInfo cuda_device_info(int id) {
   CudaDeviceInfo d;
   d.id = id;
-  auto attribute = [id](cudaDeviceAttr which) {
-    int value = 0;
-    if (cudaDeviceGetAttribute(&value, which, id) != cudaSuccess) {
-      cudaGetLastError();
-      return 0;
-    }
-    return value;
-  };
+  auto attribute = [id](cudaDeviceAttr which) { return device_attribute(id, which); };
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, id) == cudaSuccess) {
     d.name = prop.name;
