@@ -53,6 +53,30 @@ std::string announce_ranks(bool kokkos_up) {
 
 // Under several ranks every rank probes its own space at the same time, and a distributed
 // row, whose bytes are the whole array's, is judged by the sum of their figures. Collective.
+// The ranks' ceilings as one: each level holds and moves the sum of theirs (a distributed row's
+// working set and bytes are the whole), where every rank probed the same levels and kinds; no floor
+// (the ranks' calls overlap), none at all where their levels differ.
+void sum_ceilings_over_ranks(Ceilings& c) {
+  const auto levels = static_cast<double>(c.levels.size());
+  if (!ranks::all(ranks::sum(levels) == levels * ranks::count())) {
+    c.levels.clear();
+    return;
+  }
+  for (LevelCeilings& level : c.levels) {
+    level.level.capacity = static_cast<std::uint64_t>(ranks::sum(static_cast<double>(level.level.capacity)));
+    for (const TrafficKind kind : traffic_kinds) {
+      const auto found = level.kinds.find(kind);
+      const double rate = found == level.kinds.end() ? 0.0 : found->second.gb_per_s;
+      const bool everywhere = ranks::all(rate > 0);
+      const double total = ranks::sum(rate);
+      if (everywhere) level.kinds[kind].gb_per_s = total;
+      else level.kinds.erase(kind);
+    }
+  }
+  c.floor_s.clear();
+  c.verified = ranks::all(c.verified);
+}
+
 void sum_over_ranks(Probes& probes, const std::set<std::string>& spaces) {
   if (ranks::count() == 1) return;
   for (const std::string& space : spaces) {
@@ -68,6 +92,7 @@ void sum_over_ranks(Probes& probes, const std::set<std::string>& spaces) {
     p.fma_f32.gflop_per_s = ranks::sum(p.fma_f32.gflop_per_s);
     p.fma_f64.gflop_per_s = ranks::sum(p.fma_f64.gflop_per_s);
     p.verified = ranks::all(p.verified);
+    sum_ceilings_over_ranks(p.ceilings);
     if (ranks::all(p.link.has_value()) && p.link)
       for (double* rate : {&p.link->h2d_pageable, &p.link->h2d_pinned, &p.link->d2h_pageable, &p.link->d2h_pinned})
         *rate = ranks::sum(*rate);
