@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,19 +28,17 @@ namespace nbk {
 
 namespace ceiling_detail {
 
-// The traffic of one call of `kind` over arrays of n doubles.
+// The traffic of one call of `kind` over arrays of n doubles (nbk/core/traffic.hpp's).
 inline Traffic kind_traffic(TrafficKind kind, std::uint64_t n) {
-  const std::uint64_t bytes = 8 * n;
-  Traffic t;
   switch (kind) {
-    case TrafficKind::read: t = {bytes, 0}; break;
-    case TrafficKind::update: t = {bytes, bytes}; t.in_place = true; break;
-    case TrafficKind::copy: t = {bytes, bytes}; break;
-    case TrafficKind::add: t = {2 * bytes, bytes}; break;
-    case TrafficKind::copy_streaming: t = {bytes, bytes}; t.streaming = true; break;
-    case TrafficKind::add_streaming: t = {2 * bytes, bytes}; t.streaming = true; break;
+    case TrafficKind::read: return read_traffic<double>(n);
+    case TrafficKind::update: return read_modify_write_traffic<double>(n);
+    case TrafficKind::copy: return copy_traffic<double>(n);
+    case TrafficKind::add: return binary_map_traffic<double>(n);
+    case TrafficKind::copy_streaming: return copy_traffic<double>(n).streaming_stores();
+    case TrafficKind::add_streaming: return binary_map_traffic<double>(n).streaming_stores();
   }
-  return t;
+  return {};
 }
 
 // A form of a kind: its name, one call, and the check of its result after its last call.
@@ -174,13 +173,18 @@ inline constexpr std::uint64_t floor_working_set = 24 * sizeof(double);
 
 // Each form's floor: its fastest call over a few lines, in the order forms() gives them, after
 // `calls` timed calls each.
+// With `by_kind`, also each kind's floor: the fastest of its forms'.
 template <class Space, class Code = CodeFor<Space>>
-std::vector<double> form_floors(const Space& exec, int calls, Code code = {}) {
+std::vector<double> form_floors(const Space& exec, int calls, Code code = {},
+                                std::map<TrafficKind, double>* by_kind = nullptr) {
   CeilingArrays<Space> tiny(exec, floor_working_set);
   std::vector<double> floors;
   for (const auto& form : tiny.forms(code)) {
     tiny.reset();
     floors.push_back(ceiling_detail::time_form(form.call, calls, fences_for<Space>).first);
+    if (!by_kind) continue;
+    const auto kept = by_kind->find(form.kind);
+    if (kept == by_kind->end() || floors.back() < kept->second) (*by_kind)[form.kind] = floors.back();
   }
   return floors;
 }
@@ -247,15 +251,7 @@ Ceilings probe_ceilings(const Space& exec, const std::vector<MemoryLevel>& level
   c.verified = true;
   std::uint64_t largest_cache = 0;
   // Many calls: a floor a busy moment raised would bound no row run in a quiet one.
-  const std::vector<double> floors = form_floors(exec, 200);
-  {
-    CeilingArrays<Space> tiny(exec, floor_working_set);
-    const auto forms = tiny.forms();
-    for (std::size_t k = 0; k < forms.size(); ++k) {
-      const auto kept = c.floor_s.find(forms[k].kind);
-      if (kept == c.floor_s.end() || floors[k] < kept->second) c.floor_s[forms[k].kind] = floors[k];
-    }
-  }
+  const std::vector<double> floors = form_floors(exec, 200, CodeFor<Space>{}, &c.floor_s);
   for (const MemoryLevel& level : levels) {
     c.levels.push_back(probe_level(exec, level, calls_at(level, memory_calls), c.verified, floors));
     largest_cache = std::max(largest_cache, level.capacity);
