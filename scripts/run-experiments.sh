@@ -186,8 +186,12 @@ elapsed+=" of which the report $(seconds_since "$report_started") s (each progra
 log "$elapsed"
 echo "[nbk] $elapsed" >>"$run/run.log"
 if [[ -n "$stop" ]]; then
-  log "stopped by SIG$stop: $run/run.json names the programs stopped and not run; go on with" \
-      "scripts/run-experiments.sh --resume $run"
+  if ((${#stopped[@]})); then
+    log "stopped by SIG$stop: $run/run.json names the programs stopped and not run; go on with" \
+        "scripts/run-experiments.sh --resume $run"
+  else  # the signal came after the last step had run: nothing is missing
+    log "SIG$stop came after the last program: the record is complete"
+  fi
   exit $((128 + $(kill -l "$stop")))
 fi
 exit "$status"

@@ -159,6 +159,33 @@ TEST(Ceilings, TheFloorBindsSmallCalls) {
   EXPECT_NEAR(*large.fraction, 0.5, 1e-9);
 }
 
+// A level whose probe calls were mostly their floor has no rate of a kind: the floor alone bounds
+// its rows (with no floor, plain code on one thread, nothing does), and the record keeps its shape.
+TEST(Ceilings, ALevelWithoutARateIsBoundByTheFloor) {
+  nbk::Ceilings c = two_levels();
+  c.floor_s[TrafficKind::copy] = 1e-6;
+  const auto copy = nbk::judge(c, Traffic{1 << 18, 1 << 18}, 4e-6);
+  EXPECT_TRUE(copy.missing.empty()) << copy.missing;
+  EXPECT_TRUE(copy.floor_binds);
+  ASSERT_TRUE(copy.fraction);
+  EXPECT_NEAR(*copy.fraction, 0.25, 1e-12);
+  const nlohmann::json row = nbk::to_json(copy);
+  ASSERT_TRUE(row.is_object());
+  EXPECT_TRUE(row.at("gb_per_s").is_null());
+  const auto host = nbk::judge(c, Traffic{1 << 18, 1 << 18}, 4e-6, /*launches=*/false);
+  EXPECT_FALSE(host.fraction);
+  EXPECT_NE(host.missing.find("no ceiling for copy"), std::string::npos) << host.missing;
+  // Every kind probed is a key at every level: null where the level has no figure of its own.
+  const nlohmann::json doc = nbk::to_json(c);
+  for (const auto& level : doc.at("levels"))
+    for (const char* key : {"add", "read", "copy"}) {
+      ASSERT_TRUE(level.at("gb_per_s").contains(key)) << level.dump();
+      EXPECT_TRUE(level.at("by").contains(key) && level.at("spread").contains(key));
+    }
+  EXPECT_TRUE(doc["levels"][1]["gb_per_s"]["read"].is_null());
+  EXPECT_EQ(nbk::ceilings_from_json(doc).levels[1].kinds.count(TrafficKind::read), 0u);
+}
+
 TEST(Ceilings, RoundTripAndKeepTheFastest) {
   nbk::Ceilings c = two_levels();
   c.theoretical = nbk::TheoreticalPeaks{4800, 60000, 30000, "attributes"};

@@ -216,6 +216,8 @@ def missing_programs(context):
     signal = _text(stop.get("signal"), "a signal")
     out = [(e, f"not run: the main job was stopped by {signal}")
            for e in _list(stop.get("not_run")) if isinstance(e, str)]
+    out += [(e, f"stopped by {signal} before it wrote a row (no {e}.json)")
+            for e in _list(stop.get("unwritten")) if isinstance(e, str)]
     if stop.get("numpy") in ("stopped", "not run"):
         out.append((NUMPY_FOLDER, f"the NumPy reference: {stop['numpy']} ({signal})"))
     return out
@@ -248,8 +250,11 @@ def finish(path, statuses=(), numpy=None, signal=None):
     if numpy is not None:
         context["numpy"] = numpy_record(path, numpy)
     numpy_code = context["numpy"].get("exit_code") if isinstance(context.get("numpy"), dict) else None
+    stopped = sorted(e for e, c in codes.items() if c > STOPPED)
+    # A program the signal reached before its own handler was set (in its start-up) dies with no JSON.
     context["interrupted"] = None if not signal else {
-        "signal": signal, "stopped": sorted(e for e, c in codes.items() if c > STOPPED),
+        "signal": signal, "stopped": stopped,
+        "unwritten": [e for e in stopped if not os.path.isfile(os.path.join(path, e + ".json"))],
         "not_run": [e for e in experiments() if e not in codes],
         "numpy": "not run" if type(numpy_code) is not int else "stopped" if numpy_code > STOPPED else "done"}
     write_context(path, context)

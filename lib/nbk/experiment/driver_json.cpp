@@ -64,7 +64,7 @@ nlohmann::json to_json(const Experiment& experiment, const Result& r, const Prob
   row["limit"] = limit.binds;
   row["limit_level"] = limit.level.empty() ? nlohmann::json(nullptr) : nlohmann::json(limit.level);
   row["ceiling"] = to_json(limit.memory);  // the memory ceiling that judges it (null: none), also where flops bind
-  if (!limit.memory.missing.empty()) row["ceiling_missing"] = limit.memory.missing;
+  row["ceiling_missing"] = limit.memory.missing.empty() ? nlohmann::json(nullptr) : nlohmann::json(limit.memory.missing);
   const auto above_limit_reason = above_limit(experiment, r, probes);
   row["fraction_of_limit_because"] = above_limit_reason ? nlohmann::json(*above_limit_reason) : nlohmann::json(nullptr);
   const Variant& v = *r.variant;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace nbk {
 
@@ -77,13 +78,15 @@ CeilingVerdict judge(const Ceilings& ceilings, const Traffic& traffic, double se
   // Three or more reads a write: between add's traffic and read-only's, so the faster of the two bounds it.
   if (v.kind == TrafficKind::add && traffic.bytes_read >= 3 * traffic.bytes_written)
     v.gb_per_s = std::max(v.gb_per_s, rate(TrafficKind::read));
-  if (v.gb_per_s <= 0) {
+  if (const auto floor = ceilings.floor_s.find(v.kind); floor != ceilings.floor_s.end()) v.floor_s = floor->second;
+  if (!launches) v.floor_s = 0;
+  // No rate at the level: its probe calls were mostly their floor (probe_level), so the floor alone
+  // bounds the row; without a floor (plain code on one thread) nothing does.
+  if (v.gb_per_s <= 0 && v.floor_s <= 0) {
     v.missing = fmt::format("no ceiling for {} ({}) at {} in this run", kind_key(v.kind), v.kind_text, v.level);
     return v;
   }
-  if (const auto floor = ceilings.floor_s.find(v.kind); floor != ceilings.floor_s.end()) v.floor_s = floor->second;
-  if (!launches) v.floor_s = 0;
-  const double at_ceiling = static_cast<double>(v.moved) * 1e-9 / v.gb_per_s;
+  const double at_ceiling = v.gb_per_s > 0 ? static_cast<double>(v.moved) * 1e-9 / v.gb_per_s : 0.0;
   v.floor_binds = v.floor_s > at_ceiling;
   if (seconds > 0) v.fraction = std::max(v.floor_s, at_ceiling) / seconds;
   return v;
@@ -112,13 +115,21 @@ void keep_fastest(Ceilings& kept, const Ceilings& fresher) {
 }
 
 nlohmann::json to_json(const Ceilings& c) {
+  // Every kind probed anywhere is a key at every level (null where that level has no figure of its
+  // own), so the shape of the record does not depend on which probe calls a floor hid.
+  std::set<TrafficKind> probed;
+  for (const auto& [kind, floor] : c.floor_s) probed.insert(kind);
+  for (const LevelCeilings& l : c.levels)
+    for (const auto& [kind, k] : l.kinds) probed.insert(kind);
   nlohmann::json levels = nlohmann::json::array();
   for (const LevelCeilings& l : c.levels) {
     nlohmann::json rates = nlohmann::json::object(), by = nlohmann::json::object(), spread = nlohmann::json::object();
-    for (const auto& [kind, k] : l.kinds) {
-      rates[kind_key(kind)] = k.gb_per_s;
-      by[kind_key(kind)] = k.by;
-      spread[kind_key(kind)] = k.spread;
+    for (const TrafficKind kind : probed) {
+      const auto k = l.kinds.find(kind);
+      const bool here = k != l.kinds.end() && k->second.gb_per_s > 0;
+      rates[kind_key(kind)] = here ? nlohmann::json(k->second.gb_per_s) : nlohmann::json(nullptr);
+      by[kind_key(kind)] = here ? nlohmann::json(k->second.by) : nlohmann::json(nullptr);
+      spread[kind_key(kind)] = here ? nlohmann::json(k->second.spread) : nlohmann::json(nullptr);
     }
     levels.push_back({{"level", l.level.name},
                       {"capacity_bytes", l.level.capacity},
@@ -136,8 +147,9 @@ nlohmann::json to_json(const Ceilings& c) {
                         {"measured_at_epoch_s", c.measured_at_epoch_s},
                         {"rates_are", "bytes as the memory moves them (a store's read of its line included where "
                                       "stores_allocate) per second past the kind's floor_s (its fastest call over "
-                                      "a few lines), decimal GB; capacity_bytes 0: memory; a row cannot beat "
-                                      "max(floor_s, bytes moved / rate)"}};
+                                      "a few lines), decimal GB; capacity_bytes 0: memory; null: no figure of the kind's own at "
+                                      "that level (its calls were mostly their floor, or its check failed: "
+                                      "verified); a row cannot beat max(floor_s, bytes moved / rate)"}};
   if (c.theoretical)
     doc["theoretical"] = {{"memory_gb_per_s", c.theoretical->memory_gb_per_s},
                           {"fp32_gflop_per_s", c.theoretical->fp32_gflop_per_s},
@@ -167,7 +179,10 @@ Ceilings ceilings_from_json(const nlohmann::json& doc) {
       for (const auto& [key, value] : rates.items()) {
         const auto kind = kind_from_key(key);
         if (!kind || !value.is_number()) continue;
-        level.kinds[*kind] = {value.get<double>(), by.value(key, ""), spread.value(key, 0.0)};
+        const auto text = by.find(key);
+        const auto spread_of = spread.find(key);
+        level.kinds[*kind] = {value.get<double>(), text != by.end() && text->is_string() ? text->get<std::string>() : "",
+                              spread_of != spread.end() && spread_of->is_number() ? spread_of->get<double>() : 0.0};
       }
       c.levels.push_back(level);
     }
@@ -184,13 +199,13 @@ Ceilings ceilings_from_json(const nlohmann::json& doc) {
 }
 
 nlohmann::json to_json(const CeilingVerdict& v) {
-  if (v.level.empty() || v.gb_per_s <= 0) return nullptr;
+  if (v.level.empty()) return nullptr;
   return {{"level", v.level},
           {"kind", kind_key(v.kind)},
           {"kind_text", v.kind_text},
           {"working_set_bytes", v.working_set},
           {"bytes_moved_per_call", v.moved},
-          {"gb_per_s", v.gb_per_s},
+          {"gb_per_s", v.gb_per_s > 0 ? nlohmann::json(v.gb_per_s) : nlohmann::json(nullptr)},
           {"floor_s", v.floor_s},
           {"floor_binds", v.floor_binds},
           {"fraction", v.fraction ? nlohmann::json(*v.fraction) : nlohmann::json(nullptr)}};
