@@ -66,6 +66,7 @@ run() { run_into /dev/null "$@"; }
 # process group of its own, waited for through the signals trapped meanwhile (on_stop forwards
 # them to it), and its output goes through a tee that ignores them, so a stopped program's last
 # lines (its table of the finished rows) are kept.
+nap_fifo=$(mktemp -u) && mkfifo "$nap_fifo" && exec {nap}<>"$nap_fifo" && rm -f "$nap_fifo"  # a timed read: a nap
 run_into() {
   local file=$1 rc=0 out tee_pid; shift
   exec {out}> >(trap '' INT TERM HUP; exec tee -a "$work/log.txt" "$file")
@@ -75,8 +76,9 @@ run_into() {
   child=$! current=$(basename "$1")
   set +m
   exec {out}>&-
-  while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
-  wait "$child" || rc=$?  # bash keeps the status of a child it reaped
+  # Polled, not waited for (scripts/run-experiments.sh's step says why); bash keeps its status.
+  while kill -0 "$child" 2>/dev/null; do read -r -t 0.02 -u "$nap" _ || true; done
+  wait "$child" || rc=$?
   wait "$tee_pid" 2>/dev/null || true
   child="" current=""
   ((rc == 0)) && return 0

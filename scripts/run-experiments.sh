@@ -33,9 +33,15 @@
 # The Kokkos is the bootstrap's choice (scripts/kokkos-source.sh): Kokkos_ROOT (an install: no
 # Kokkos built) or NBK_KOKKOS_SOURCE (a tarball or folder) build in build/<preset>-kokkos-<version>.
 set -euo pipefail
-started=$(date +%s.%N)
-# Seconds since $1 (a `date +%s.%N`), with one decimal.
-seconds_since() { awk -v from="$1" -v to="$(date +%s.%N)" 'BEGIN { printf "%.1f", to - from }'; }
+# Microseconds now into a variable, and the seconds since such a time (one decimal), with no fork: a
+# child in the script's process group dies of a terminal's Ctrl-C and, under set -e, would end the
+# script with it (an assignment of a command substitution has its status).
+now_us() { printf -v "$1" '%s' "${EPOCHREALTIME/[.,]/}"; }
+seconds_since() {
+  local now=${EPOCHREALTIME/[.,]/}
+  printf -v "$1" '%d.%d' $(((now - $2) / 1000000)) $(((now - $2) / 100000 % 10))
+}
+now_us started
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 source "$here/common.sh"
@@ -104,24 +110,28 @@ fi
 # A signal stops the job (see the head): forwarded to the program running, and no program starts
 # after it. The record and the report are written then, shielded from it; a second signal while
 # they are ends the job at once (what they had written is whole: record.written_whole).
-stop="" child="" shielded=0
-on_signal() {
-  if [[ -n "$stop" ]] && ((shielded)); then log "a second signal (SIG$1): ending now"; exit $((128 + $(kill -l "$1"))); fi
-  [[ -n "$stop" ]] || log "stopped by SIG$1: the program running writes what it finished; no other starts"
+stop="" stop_number=0 child="" shielded=0
+on_signal() {  # the signal's name and number (no `kill -l` here: a fork, see now_us)
+  if [[ -n "$stop" ]] && ((shielded)); then log "a second signal (SIG$1): ending now"; exit $((128 + $2)); fi
+  [[ -n "$stop" ]] || { log "stopped by SIG$1: the program running writes what it finished; no other starts"; stop_number=$2; }
   stop="${stop:-$1}"
   ((shielded)) || [[ -z "$child" ]] || kill -s "$1" "$child" 2>/dev/null || true
 }
-for signal in INT TERM HUP; do trap "on_signal $signal" "$signal"; done
-# Runs a step in a process group of its own and waits for it through the signals trapped meanwhile
-# (a trapped signal ends `wait`, not the step); returns the step's exit code.
+for signal in INT TERM HUP; do trap "on_signal $signal $(kill -l "$signal")" "$signal"; done
+# A nap that forks nothing and that a trapped signal cuts short: a timed read of a fifo no one writes.
+nap_fifo=$(mktemp -u) && mkfifo "$nap_fifo" && exec {nap}<>"$nap_fifo" && rm -f "$nap_fifo"
+# Runs a step in a process group of its own and polls it through the signals trapped meanwhile;
+# returns the step's exit code. Polled, not waited for: bash 5.2's `wait`, interrupted by a trapped
+# signal as the child exits, can lose the child and block for ever on any other (the log's tee).
+# Bash reaps the child as it exits and keeps its status for the `wait` that follows.
 step() {
   local code=0
   set -m
   "$@" &
   child=$!
   set +m
-  while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
-  wait "$child" || code=$?  # bash keeps the status of a child it reaped
+  while kill -0 "$child" 2>/dev/null; do read -r -t 0.02 -u "$nap" _ || true; done
+  wait "$child" || code=$?
   child=""
   return "$code"
 }
@@ -130,7 +140,7 @@ step() {
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"
 status=0 statuses=() numpy_record=()
 read -ra numpy_args <<<"${NBK_NUMPY_ARGS:-}"
-programs_started=$(date +%s.%N)
+now_us programs_started
 mkdir -p "$run/probes"  # not read by the report: a subfolder it does not list
 # The log: tee ignores the signals, so the lines a stopped program prints after one are kept.
 exec {log}> >(trap '' INT TERM HUP; exec tee -a "$run/run.log")
@@ -141,23 +151,28 @@ tee_pid=$!
     program="$build_dir/apps/$experiment/nbk-${experiment//_/-}"
     echo
     echo "=== $experiment ($preset preset) ==="
-    code=0 probes=() program_started=$(date +%s.%N)
+    code=0 probes=()
+    now_us program_started
     # The run's references, probed once (device_info has no rows to judge: no --probes).
     [[ $experiment == device_info ]] || probes=(--probes "$run/probes/probes.json")
     step "$program" --json "$run/$experiment.json" "${probes[@]}" || {
       code=$?; status=$code
       if [[ -n "$stop" ]]; then log "$experiment stopped (exit $code)"; else log "$experiment exited with $code"; fi
     }
-    echo "--- $experiment: $(seconds_since "$program_started") s (exit $code)"
+    seconds_since took "$program_started"
+    echo "--- $experiment: $took s (exit $code)"
     statuses+=(--status "$experiment=$code")
   done
   echo
-  echo "--- the programs: $(seconds_since "$programs_started") s"
+  seconds_since took "$programs_started"
+  echo "--- the programs: $took s"
   if [[ -z "$stop" ]] && ((numpy_wanted)); then
     echo "=== NumPy reference (tools/nbk-numpy, 1 thread) ==="
-    numpy_code=0 numpy_started=$(date +%s.%N)
+    numpy_code=0
+    now_us numpy_started
     step "$python" "${NBK_NUMPY:-tools/nbk-numpy}" --threads 1 --out "$run/numpy" "${numpy_args[@]}" || numpy_code=$?
-    echo "--- NumPy reference: $(seconds_since "$numpy_started") s (exit $numpy_code)"
+    seconds_since took "$numpy_started"
+    echo "--- NumPy reference: $took s (exit $numpy_code)"
     numpy_record=(--numpy "$numpy_code")
     case "$numpy_code" in
       0) ;;
@@ -175,14 +190,17 @@ step "$python" tools/nbk-run-record finish "$run" "${statuses[@]}" "${numpy_reco
 echo
 log "this run's record: $run/ (run.json, <experiment>.json, numpy/, run.log)"
 # The report: no benchmarks are run here (that is scripts/bench.sh's job), it only reads.
-report_started=$(date +%s.%N)
+now_us report_started
 step "$python" tools/nbk-report "$run" ||
   { rc=$?; log "the report could not be written (exit $rc)"; ((status)) || status=$rc; }
 # No row above its ceiling (issue 58): a row that beats it is a bug, in the row or its probe.
 "$python" tools/nbk-check-ceilings "$run" ||
   { rc=$?; log "rows above their ceiling (exit $rc; listed above)"; ((status)) || status=$rc; }
-elapsed="elapsed: $(seconds_since "$started") s in all; the programs, NumPy and the report $(seconds_since "$programs_started") s,"
-elapsed+=" of which the report $(seconds_since "$report_started") s (each program's time is in run.log)"
+seconds_since all "$started"
+seconds_since programs "$programs_started"
+seconds_since report "$report_started"
+elapsed="elapsed: $all s in all; the programs, NumPy and the report $programs s,"
+elapsed+=" of which the report $report s (each program's time is in run.log)"
 log "$elapsed"
 echo "[nbk] $elapsed" >>"$run/run.log"
 if [[ -n "$stop" ]]; then
@@ -192,6 +210,6 @@ if [[ -n "$stop" ]]; then
   else  # the signal came after the last step had run: nothing is missing
     log "SIG$stop came after the last program: the record is complete"
   fi
-  exit $((128 + $(kill -l "$stop")))
+  exit $((128 + stop_number))
 fi
 exit "$status"
