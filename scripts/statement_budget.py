@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Holds every workload's statement (lib/nbk/<workload>/experiment.cpp) to the experiment model's
 budget (docs/design.md): the distinct names of the model (`exp::...`) it writes, at most MAX_NAMES
-for any statement and a median of at most MEDIAN_NAMES, and at most MAX_LINES lines. What a new
+for any statement and a median of at most MEDIAN_NAMES, and at most MAX_LINES lines; an element-wise
+statement (an exp::MapSpec: the map and its rows, its kernels in kernels.hpp) at most MAP_CODE_LINES
+lines of code (neither blank nor only a comment), as its neighbours (issue 59). What a new
 workload costs to learn is the names its neighbours use. The names the rest of its folder writes
 (its own cases or Problem, kernels aside) are printed beside them, not held to the budget.
 
@@ -12,13 +14,14 @@ import re
 import statistics
 import sys
 
-MAX_NAMES, MEDIAN_NAMES, MAX_LINES = 12, 9, 160
+MAX_NAMES, MEDIAN_NAMES, MAX_LINES, MAP_CODE_LINES = 12, 9, 160, 45
 NAME = re.compile(r"(?<![A-Za-z0-9_])exp::([A-Za-z_]+)")
 
 
 def budget(folder):
-    """The distinct model names of the statement, of its whole folder (kernels.hpp aside), and the statement's lines."""
-    statement, folder_names = set(), set()
+    """The distinct model names of the statement, of its whole folder (kernels.hpp aside), the statement's lines,
+    and its lines of code where it is element-wise (None where not)."""
+    statement, folder_names, code = set(), set(), None
     for entry in sorted(os.listdir(folder)):
         if entry.endswith((".cpp", ".hpp")) and entry != "kernels.hpp":
             with open(os.path.join(folder, entry), encoding="utf-8") as f:
@@ -27,7 +30,9 @@ def budget(folder):
             if entry == "experiment.cpp":
                 statement.update(NAME.findall(text))
                 lines = text.count("\n")
-    return statement, folder_names, lines
+                if "exp::MapSpec<" in text:
+                    code = sum(1 for line in text.splitlines() if line.strip() and not line.strip().startswith("//"))
+    return statement, folder_names, lines, code
 
 
 def main(lib):
@@ -37,7 +42,7 @@ def main(lib):
         folder = os.path.join(root, workload)
         if workload == "experiment" or not os.path.isfile(os.path.join(folder, "experiment.cpp")):
             continue
-        names, folder_names, lines = budget(folder)
+        names, folder_names, lines, code = budget(folder)
         counts.append(len(names))
         print(f"{workload:12} {len(names):2} names ({len(folder_names):2} in the folder) {lines:4} lines  "
               f"{' '.join(sorted(names))}")
@@ -45,6 +50,8 @@ def main(lib):
             failures.append(f"{workload}: {len(names)} names of the model, more than {MAX_NAMES}")
         if lines > MAX_LINES:
             failures.append(f"{workload}: experiment.cpp has {lines} lines, more than {MAX_LINES}")
+        if code is not None and code > MAP_CODE_LINES:
+            failures.append(f"{workload}: an element-wise statement of {code} lines of code, more than {MAP_CODE_LINES}")
     if counts and statistics.median(counts) > MEDIAN_NAMES:
         failures.append(f"the median statement writes {statistics.median(counts):g} names, more than {MEDIAN_NAMES}")
     for failure in failures:

@@ -10,25 +10,12 @@ namespace nbk::mat_add {
 
 struct MatAdd : exp::MapSpec<MatAdd, 2, 2, float> {
   static constexpr const char *label = "nbk::mat_add", *in_words = "A and B", *out_words = "C";
-  // How a row runs: a launch of mat_add, or (host spaces) mat_add_streaming's non-temporal stores.
-  struct Told {
-    mat_add::Launch launch = {};
-    bool streaming_stores = false;
-    Told(mat_add::Launch l = {}) : launch(l) {}  // NOLINT: implicit, `.telling(mat_add::row_launch)`
-    static Told streaming() {
-      Told t;
-      t.streaming_stores = true;
-      return t;
-    }
-  };
+  using Told = mat_add::Way;  // a launch, or streaming stores (host spaces)
   // Checked on the flat buffers, sharing no indexing with the 2-D kernels; float addition rounds one way.
   static float reference(float a, float b) { return a + b; }
   template <class Space, class In, class Out>
-  static void kernel(const Space& exec, const In& in, const Out& c, Told p) {
-    if constexpr (!is_device_space_v<Space>) {
-      if (p.streaming_stores) return mat_add::mat_add_streaming(exec, in[0], in[1], c);
-    }
-    mat_add::mat_add(exec, in[0], in[1], c, p.launch);
+  static void kernel(const Space& exec, const In& in, const Out& c, Told way) {
+    mat_add::mat_add(exec, in[0], in[1], c, way);
   }
   template <class In, class Out>
   static void host_loop(const In& in, const Out& c) {
@@ -56,7 +43,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   const auto streamed = [](const exp::Size& s) { return exp::map_traffic_of<MatAdd, float>(s).streaming_stores(); };
   exp::on_every_space(e, {Row{"flat-stream"}
                               .against(loops)
-                              .telling(MatAdd::Told::streaming())
+                              .telling(mat_add::streaming_way)
                               .with_traffic(streamed)
                               .runs(exp::Where::cpu_spaces)
                               .moving("none (host memory); C written by non-temporal stores, never read")});

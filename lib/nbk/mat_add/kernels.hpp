@@ -105,4 +105,20 @@ void mat_add_streaming(const Space& exec, const A& a, const A& b, const C& c) {
                        });
 }
 
+// A row's way to run: a launch of mat_add, or (host spaces) mat_add_streaming's non-temporal stores.
+struct Way {
+  Launch launch = {};
+  bool streaming_stores = false;
+  constexpr Way(Launch l = {}, bool streaming = false) : launch(l), streaming_stores(streaming) {}  // NOLINT: implicit
+};
+inline constexpr Way streaming_way{flat_launch, true};
+
+template <class Space, class A, class C>
+void mat_add(const Space& exec, const A& a, const A& b, const C& c, const Way& way) {
+  if constexpr (!is_device_space_v<Space>) {
+    if (way.streaming_stores) return mat_add_streaming(exec, a, b, c);
+  }
+  mat_add(exec, a, b, c, way.launch);
+}
+
 }  // namespace nbk::mat_add
