@@ -290,13 +290,15 @@ KOKKOS_INLINE_FUNCTION void private_count_block(const X& x, Index start, int m, 
   for (int j = 0; j < m; ++j) ++local(slot[j]);
 }
 
+// `chunk`: samples a turn (the tests take a few, for many merges at once: they must be atomic).
 template <class Space, class X, class H>
-void private_histogram_host(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
+void private_histogram_host(const Space& exec, const X& x, const Bins& bins, const H& histogram,
+                            Index chunk = private_host_chunk) {
   using Policy = Kokkos::TeamPolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   const auto n = static_cast<Index>(x.extent(0));
-  const int chunks = static_cast<int>((n + private_host_chunk - 1) / private_host_chunk);
+  const int chunks = static_cast<int>((n + chunk - 1) / chunk);
   if (chunks == 0) return;
   const int copies = private_copies(bins.count);
   const int size = copies * (bins.count + 1);
@@ -307,8 +309,8 @@ void private_histogram_host(const Space& exec, const X& x, const Bins& bins, con
         const Local local(team.team_scratch(0), size);
         for (int s = 0; s < size; ++s) local(s) = 0;
         const int count = bins.count;
-        const Index first = team.league_rank() * private_host_chunk;
-        const Index last = first + private_host_chunk < n ? first + private_host_chunk : n;
+        const Index first = team.league_rank() * chunk;
+        const Index last = first + chunk < n ? first + chunk : n;
         for (Index start = first; start < last; start += private_block) {
           const int m = last - start < private_block ? static_cast<int>(last - start) : private_block;
           private_count_block(x, start, m, slots, copies, local);
