@@ -239,6 +239,36 @@ TYPED_TEST(Matmul, SlicesOfWiderMatrices) {
   }
 }
 
+// tiled's GPU tile at the GPU's shape (16 x 16 threads, 4 x 4 elements of C each), on the host:
+// every element of the 64 x 64 tile held by exactly one thread, and a warp's 32 threads (two rows of
+// 16) on consecutive columns of two rows, so that it reads B's tile and writes C coalesced. On the
+// host the kernel runs this code at 2 x 1 or 1 x 1, where no wrong mapping would show.
+TEST(GpuTiles, EveryElementOfTheTileIsHeldByOneThread) {
+  using Tile = nbk::matmul::GpuTileShape<16, 16>;
+  static_assert(Tile::threads == 256 && Tile::rows == 64 && Tile::cols == 64);
+  std::vector<int> holders(Tile::rows * Tile::cols, 0);
+  for (int rank = 0; rank < Tile::threads; ++rank)
+    for (int r = 0; r < Tile::block_rows; ++r)
+      for (int s = 0; s < Tile::block_cols; ++s) {
+        const int row = Tile::thread_row(rank) + r * Tile::row_step, col = Tile::thread_col(rank) + s * Tile::col_step;
+        ASSERT_TRUE(row >= 0 && row < Tile::rows && col >= 0 && col < Tile::cols) << rank << " " << r << " " << s;
+        ++holders[static_cast<std::size_t>(row * Tile::cols + col)];
+      }
+  for (int e = 0; e < Tile::rows * Tile::cols; ++e)
+    EXPECT_EQ(holders[static_cast<std::size_t>(e)], 1) << "C(" << e / Tile::cols << ", " << e % Tile::cols << ")";
+  for (int warp = 0; warp < Tile::threads / 32; ++warp)
+    for (int lane = 1; lane < 32; ++lane) {
+      const int rank = 32 * warp + lane;
+      if (lane % 16 == 0) {
+        EXPECT_EQ(Tile::thread_row(rank), Tile::thread_row(rank - 1) + 1) << rank;
+        EXPECT_EQ(Tile::thread_col(rank), 0) << rank;
+      } else {
+        EXPECT_EQ(Tile::thread_row(rank), Tile::thread_row(rank - 1)) << rank;
+        EXPECT_EQ(Tile::thread_col(rank), Tile::thread_col(rank - 1) + 1) << rank;
+      }
+    }
+}
+
 // register_tiled's arithmetic at the GPU's shape (GpuRegisterTileShape), on the host.
 using Shape = nbk::matmul::GpuRegisterTileShape;
 using nbk::matmul::detail::RegisterTiling;

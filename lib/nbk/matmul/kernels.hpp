@@ -69,12 +69,19 @@ struct HostTileShape {
 // multiply-add against one element per thread, whose two scratch loads per FMA would bound it
 // below the FMA rate. On a host space (the tests) the team is as wide as the pool allows, 1 or
 // 2 threads: the same code, the tile shrunk with it.
+// Which thread holds which elements is this shape's arithmetic, which the tests check on the host at
+// the GPU's 16 x 16 (a host team is too narrow to show it).
 template <int ThreadsX, int ThreadsY>
 struct GpuTileShape {
   static constexpr int block_rows = 4, block_cols = 4;
   static constexpr int rows = block_rows * ThreadsY, cols = block_cols * ThreadsX, depth = 16;
   static constexpr int threads = ThreadsX * ThreadsY;
   static constexpr bool one_block_per_thread = true;
+  // Thread `rank` holds the tile's elements (thread_row + r row_step, thread_col + s col_step) for
+  // r < block_rows, s < block_cols: consecutive ranks, consecutive columns.
+  static constexpr int row_step = ThreadsY, col_step = ThreadsX;
+  KOKKOS_INLINE_FUNCTION static constexpr int thread_row(int rank) { return rank / ThreadsX; }
+  KOKKOS_INLINE_FUNCTION static constexpr int thread_col(int rank) { return rank % ThreadsX; }
 };
 
 template <class Space, class A, class B, class C>
@@ -248,7 +255,6 @@ struct Tiles {
 template <class Shape, class Member, class A, class B, class C>
 KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const B& b, const C& c, Index i0, Index j0) {
   using T = Tiles<Shape, typename Member::scratch_memory_space>;
-  constexpr int block_columns = Shape::cols / Shape::block_cols;  // blocks across a tile
   const auto m = static_cast<Index>(c.extent(0)), n = static_cast<Index>(a.extent(1)),
              p = static_cast<Index>(c.extent(1));
   const typename T::A as(team.team_scratch(0));
@@ -256,8 +262,8 @@ KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const 
   if constexpr (Shape::one_block_per_thread) {
     // Thread (ty, tx) holds C's elements (ty + 16 r, tx + 16 s) of the tile (for 16 x 16
     // threads), in registers from the first stage to the last.
-    constexpr int row_step = Shape::rows / Shape::block_rows, col_step = block_columns;
-    const int row = team.team_rank() / block_columns, col = team.team_rank() % block_columns;
+    constexpr int row_step = Shape::row_step, col_step = Shape::col_step;
+    const int row = Shape::thread_row(team.team_rank()), col = Shape::thread_col(team.team_rank());
     float acc[Shape::block_rows][Shape::block_cols] = {};
     for (Index k0 = 0; k0 < n; k0 += Shape::depth) {
       stage<Shape::rows, Shape::depth, false>(team, as, a, i0, k0);
