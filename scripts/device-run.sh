@@ -62,11 +62,13 @@ fi
 status=0 stop="" child="" current=""
 note() { echo "== $*" | tee -a "$work/log.txt"; }
 run() { run_into /dev/null "$@"; }
+# A nap that forks nothing and that a trapped signal cuts short: a timed read of a fifo no one writes.
+nap_fifo=$(mktemp -u) && mkfifo "$nap_fifo" && exec {nap}<>"$nap_fifo" && rm -f "$nap_fifo"
 # run, its output also into FILE (a program's own text beside its JSON). The command runs in a
-# process group of its own, waited for through the signals trapped meanwhile (on_stop forwards
-# them to it), and its output goes through a tee that ignores them, so a stopped program's last
-# lines (its table of the finished rows) are kept.
-nap_fifo=$(mktemp -u) && mkfifo "$nap_fifo" && exec {nap}<>"$nap_fifo" && rm -f "$nap_fifo"  # a timed read: a nap
+# process group of its own, polled through the signals trapped meanwhile (on_stop forwards them
+# to it; scripts/run-experiments.sh's step says why it is not waited for), and its output goes
+# through a tee that ignores them, so a stopped program's last lines (its table of the finished
+# rows) are kept.
 run_into() {
   local file=$1 rc=0 out tee_pid; shift
   exec {out}> >(trap '' INT TERM HUP; exec tee -a "$work/log.txt" "$file")
@@ -76,7 +78,6 @@ run_into() {
   child=$! current=$(basename "$1")
   set +m
   exec {out}>&-
-  # Polled, not waited for (scripts/run-experiments.sh's step says why); bash keeps its status.
   while kill -0 "$child" 2>/dev/null; do read -r -t 0.02 -u "$nap" _ || true; done
   wait "$child" || rc=$?
   wait "$tee_pid" 2>/dev/null || true

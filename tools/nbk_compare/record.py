@@ -208,6 +208,12 @@ def missing_rows(doc):
     return out + [f"{text}: not run ({signal})" for text in map(_row_text, rows) if text]
 
 
+def unwritten(context):
+    """The programs run.json says a signal stopped before they wrote their JSON (untrusted: names only)."""
+    stop = context.get("interrupted") if isinstance(context, dict) else None
+    return [e for e in _list(stop.get("unwritten")) if isinstance(e, str)] if isinstance(stop, dict) else []
+
+
 def missing_programs(context):
     """What run.json says the main job did not run when a signal stopped it: (experiment or 'numpy', line) each."""
     stop = context.get("interrupted") if isinstance(context, dict) else None
@@ -216,8 +222,7 @@ def missing_programs(context):
     signal = _text(stop.get("signal"), "a signal")
     out = [(e, f"not run: the main job was stopped by {signal}")
            for e in _list(stop.get("not_run")) if isinstance(e, str)]
-    out += [(e, f"stopped by {signal} before it wrote a row (no {e}.json)")
-            for e in _list(stop.get("unwritten")) if isinstance(e, str)]
+    out += [(e, f"stopped by {signal} before it wrote a row (no {e}.json)") for e in unwritten(context)]
     if stop.get("numpy") in ("stopped", "not run"):
         out.append((NUMPY_FOLDER, f"the NumPy reference: {stop['numpy']} ({signal})"))
     return out

@@ -117,9 +117,9 @@ class RunRecord:
                 for p in record.json_files(folder):
                     self.add_file(p)
             seen = {os.path.basename(p) for p, _ in [*self.programs.values(), *self.skipped]}  # what run.json names
-            unwritten = (context.get("interrupted") or {}).get("unwritten") if isinstance(context.get("interrupted"), dict) else None
-            named = [*(context.get("programs") or []), *(f"{e}.json" for e in context.get("exit_codes") or {}
-                                                         if e not in (unwritten if isinstance(unwritten, list) else []))]
+            unwritten = record.unwritten(context)  # named as not measured instead (self.missing)
+            named = [*(context.get("programs") or []),
+                     *(f"{e}.json" for e in context.get("exit_codes") or {} if e not in unwritten)]
             self.skipped += [(os.path.join(path, n), "named by run.json, not in the folder") for n in
                              dict.fromkeys(named) if n not in seen]
         elif path is not None and not os.path.exists(path):
@@ -130,7 +130,7 @@ class RunRecord:
             for p in record.json_files(f) if os.path.isdir(f) else [f]:
                 self.add_file(p, strict=not os.path.isdir(f))
         # A record stopped before any program wrote a row is still a run: its report names what is missing.
-        stopped_empty = bool(record.missing_programs(getattr(self, "context", None)))
+        stopped_empty = bool(record.missing_programs(self.context))
         if not self.programs and not self.references and not self.bench and not allow_empty and not stopped_empty:
             raise InputError(f"{self.path}: {'a directory' if path and os.path.isdir(path) else 'files'} with no "
                              "program result (<experiment>.json with \"experiment\" and \"results\") and no Google "
