@@ -3,7 +3,8 @@
 budget (docs/design.md): the distinct names of the model (`exp::...`) it writes, at most MAX_NAMES
 for any statement and a median of at most MEDIAN_NAMES, and at most MAX_LINES lines; an element-wise
 statement (an exp::MapSpec: the map and its rows, its kernels in kernels.hpp) at most MAP_CODE_LINES
-lines of code (neither blank nor only a comment), as its neighbours (issue 59). What a new
+lines of code (neither blank nor only a comment), as its neighbours (issue 59: 45, and two more since
+every map states its plain kernel, Spec::plain_kernel, beside its tuned one). What a new
 workload costs to learn is the names its neighbours use. The names the rest of its folder writes
 (its own cases or Problem, kernels aside) are printed beside them, not held to the budget.
 
@@ -14,7 +15,7 @@ import re
 import statistics
 import sys
 
-MAX_NAMES, MEDIAN_NAMES, MAX_LINES, MAP_CODE_LINES = 12, 9, 160, 45
+MAX_NAMES, MEDIAN_NAMES, MAX_LINES, MAP_CODE_LINES = 12, 9, 160, 47
 NAME = re.compile(r"(?<![A-Za-z0-9_])exp::([A-Za-z_]+)")
 
 

@@ -17,13 +17,13 @@ check="$here/../scripts/ptx_atomics.py"
 [[ -d $build/lib/ptx ]] || { echo "ptx_atomics: $build/lib/ptx missing: not a CUDA build?" >&2; exit 2; }
 cmake --build "$build" --target nbk_counter nbk_histogram nbk_pi nbk_add_one nbk_add nbk_sum nbk_maximum nbk_mat_add nbk_row_sum nbk_ptx_cas_loop >/dev/null
 python3 "$check" "$build/lib/ptx" \
-  --require nbk::counter::atomic_increments --require nbk::histogram::atomic_histogram \
-  --require nbk::histogram::scatter_histogram --require nbk::histogram::team_histogram \
-  --require nbk::histogram::private_histogram_device --require nbk::histogram::unchecked_document_histogram \
-  --require-v4 nbk::PlusOne --require-v4 nbk::add::Plus --require-v4 nbk::sum::builtin --require-v4 nbk::sum::tree_partials --require-v4 nbk::maximum --require-v4 nbk::mat_add::Plus \
-  --require-v4 nbk::histogram::team_histogram --require-v4 nbk::histogram::private_histogram_device \
-  --require-v4 nbk::row_sum::vector_row_sums \
-  --require-in-flight nbk::sum::builtin=4 --require-in-loop nbk::sum::builtin=4
+  --require nbk::counter::AtomicIncrement --require nbk::histogram::AtomicCount \
+  --require nbk::histogram::ScatterCount --require nbk::histogram::TeamCount \
+  --require nbk::histogram::PrivateTeamCount --require nbk::histogram::UncheckedDocumentCount \
+  --require-v4 nbk::PlusOne --require-v4 nbk::add::Plus --require-v4 nbk::sum::LaunchedSum --require-v4 nbk::sum::TreePartials --require-v4 nbk::maximum --require-v4 nbk::mat_add::Plus \
+  --require-v4 nbk::histogram::TeamCount --require-v4 nbk::histogram::PrivateTeamCount \
+  --require-v4 nbk::row_sum::VectorRowSums \
+  --require-in-flight nbk::sum::LaunchedSum=4 --require-in-loop nbk::sum::LaunchedSum=4
 set +e
 out=$(python3 "$check" "$build/tests/ptx/cas_loop")
 rc=$?
@@ -35,10 +35,10 @@ if ((rc != 1)) || ! grep -q '^CAS .*nbk::ptx_fixture' <<<"$out"; then
 fi
 echo "ptx_atomics: and it rejects a long long atomic_add: $(grep -m1 -o '\[.*\]' <<<"$out")"
 set +e
-out=$(python3 "$check" "$build/lib/ptx/sum" --require-in-loop nbk::sum::accurate=1)
+out=$(python3 "$check" "$build/lib/ptx/sum" --require-in-loop nbk::sum::DoubleSum=1)
 rc=$?
 set -e
-if ((rc != 1)) || ! grep -q "^MISSING .*nbk::sum::accurate.*in a loop's body" <<<"$out"; then
+if ((rc != 1)) || ! grep -q "^MISSING .*nbk::sum::DoubleSum.*in a loop's body" <<<"$out"; then
   echo "$out" >&2
   echo "ptx_atomics: the loop check passed a sum that reads a float at a time (exit $rc): it cannot fail" >&2
   exit 1

@@ -12,10 +12,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 check="$here/../scripts/ptx_matmul.py"
 [[ -d $build/lib/ptx ]] || { echo "ptx_matmul: $build/lib/ptx missing: not a CUDA build?" >&2; exit 2; }
 cmake --build "$build" --target nbk_matmul >/dev/null
-python3 "$check" "$build/lib/ptx/matmul" --kernel nbk::matmul::detail::launch_register_tiles \
+python3 "$check" "$build/lib/ptx/matmul" --kernel nbk::matmul::detail::RegisterTileProduct \
   --min-fma-per-load 4 --require-v4 --ptxas sm_90
 set +e
-out=$(python3 "$check" "$build/lib/ptx/matmul" --kernel nbk::matmul::detail::launch_tiles --min-fma-per-load 4 --require-v4)
+out=$(python3 "$check" "$build/lib/ptx/matmul" --kernel nbk::matmul::detail::TileProduct --min-fma-per-load 4 --require-v4)
 rc=$?
 set -e
 if ((rc != 1)) || ! grep -q 'fewer than 4 FMAs a shared load' <<<"$out"; then

@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "nbk/core/lambda.hpp"
 #include "nbk/experiment/arrays.hpp"
 #include "nbk/experiment/driver.hpp"
 #include "nbk/experiment/notes.hpp"

@@ -26,8 +26,8 @@ foreach(function IN LISTS FUNCTIONS)
   foreach(line IN LISTS lines)
     if(line MATCHES "^[0-9a-f]+ <(.*)>:$")
       set(current "${CMAKE_MATCH_1}")
-      # nvcc's host wrapper of an extended lambda (a CUDA build): its functions hold the lambda's
-      # body and name the kernel's function in their tag, but no host loop runs them (NBK_LAMBDA).
+      # nvcc's host wrapper of an extended lambda (a CUDA build's plain kernels): its functions hold
+      # the lambda's body and name the kernel's function in their tag; no tuned host loop runs them.
       if(current MATCHES "^__nv_hdl_wrapper_t<")
         set(current "")
       endif()

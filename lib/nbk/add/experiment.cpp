@@ -26,6 +26,8 @@ struct Add : exp::MapSpec<Add, 1, 2, std::int64_t, float> {
     if (grid.asked.blocks > 0) grid.ran = add::grid_stride_add(exec, in[0], in[1], out, grid.asked);
     else add::range_add(exec, in[0], in[1], out);
   }
+  template <class Space, class In, class Out>
+  static void plain_kernel(const Space& exec, const In& in, const Out& out) { add::plain_add(exec, in[0], in[1], out); }
   static void annotate(exp::Verdict& v, const Told& grid) {
     if (grid.ran.blocks == 0) return;
     v.cells = {{"launch", fmt::format("{} x {}", grid.ran.blocks, grid.ran.threads)}};
@@ -47,7 +49,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   const auto i64 = exp::add_host_loop<Add, std::int64_t>(e, "host-i64", "one host thread, host memory");
   const auto f32 = exp::add_host_loop<Add, float>(e, "host-f32", "one host thread, host memory");
   using Row = Add::Row;
-  exp::on_every_space(e, {Row{"i64"}.against(i64), Row{"i64-new"}.against(i64).fresh_output(), Row{"f32"}.against(f32),
+  exp::on_every_space(e, {Row{"i64"}.against(i64), Row{"i64-new"}.against(i64).fresh_output(), Row{"f32-plain"}.against(f32).plain_kernel(), Row{"f32"}.against(f32),
                           Row{"f32-new"}.against(f32).fresh_output(),
                           Row{"f32-grid-stride"}.against(f32).telling(Add::Told{add::GridShape{30, 128}})});
   return e;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -19,6 +18,15 @@ struct Plus {
     return T(a + b);
   }
 };
+
+// The document's ufunc as Kokkos' documentation writes it: a RangePolicy (64-bit indices), one
+// element a call, the body in place; the tuned forms are below.
+template <class Space, class X, class Out>
+void plain_add(const Space& exec, const X& x, const X& y, const Out& out) {
+  const std::int64_t n = out.extent(0);
+  Kokkos::parallel_for("nbk::add::plain", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                       KOKKOS_LAMBDA(const std::int64_t i) { out(i) = x(i) + y(i); });
+}
 
 // One element a thread on a host; GPU code 16 bytes of each array a thread (nbk/core/packed.hpp).
 template <class Space, class X, class Out, class Code = CodeFor<Space>>
@@ -46,6 +54,19 @@ KOKKOS_INLINE_FUNCTION Index grid_size(Index league_size, Index team_size) { ret
 // The shape run: the blocks asked for, of the threads asked for where the space allows that many.
 inline GridShape shape_run(GridShape asked, int allowed) { return {asked.blocks, std::min(asked.threads, allowed)}; }
 
+// One thread's share of the grid-stride add: every stride-th element from its grid index.
+template <class Member, class X, class Out>
+struct GridStrideAdd {
+  X x, y;
+  Out out;
+  Index n;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Index stride = grid_size(team.league_size(), team.team_size());
+    for (Index i = grid_index(team.league_rank(), team.team_size(), team.team_rank()); i < n; i += stride)
+      out(i) = x(i) + y(i);
+  }
+};
+
 // The grid-stride add over the shape asked for (threads capped by the space); returns the shape run.
 template <class Space, class X, class Out>
 GridShape grid_stride_add(const Space& exec, const X& x, const X& y, const Out& out, GridShape asked) {
@@ -54,11 +75,7 @@ GridShape grid_stride_add(const Space& exec, const X& x, const X& y, const Out& 
   using Policy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<Index>>;
   using Member = typename Policy::member_type;
   const auto n = static_cast<Index>(out.extent(0));
-  const auto body = NBK_LAMBDA(exec, (const Member& team) {
-    const Index stride = grid_size(team.league_size(), team.team_size());
-    for (Index i = grid_index(team.league_rank(), team.team_size(), team.team_rank()); i < n; i += stride)
-      out(i) = x(i) + y(i);
-  });
+  const GridStrideAdd<Member, X, Out> body{x, y, out, n};
   const GridShape shape = shape_run(asked, Policy(exec, asked.blocks, 1).team_size_max(body, Kokkos::ParallelForTag()));
   Kokkos::parallel_for("nbk::add::grid_stride", Policy(exec, shape.blocks, shape.threads), body);
   return shape;

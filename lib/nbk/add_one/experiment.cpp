@@ -44,14 +44,16 @@ struct Spec : exp::ArraysSpec<Spec, Problem> {
 };
 using Row = Spec::Row;
 
-// Resident on every space: the data stays in the space's memory, no copy in a call. On a device,
-// the ways to bring the array to the kernel and back: managed memory (with and without a
-// prefetch), explicit copies, two streams, a pipeline. Then the documents' two-device runs: the
+// Resident on every space: the data stays in the space's memory, no copy in a call (plain: the
+// same, its kernel the document's as Kokkos' documentation writes it). On a device, the ways to
+// bring the array to the kernel and back: managed memory (with and without a prefetch),
+// explicit copies, two streams, a pipeline. Then the documents' two-device runs: the
 // array split across MPI ranks, each rank's slice on its own space (its own GPU where there are
 // several), no communication in a call. The documents' figures for them: notes.md, Figures.
 std::vector<Row> table() {
   using exp::Where;
   constexpr Where device = Where::device_spaces;
+  const auto plain = [](const auto& exec, const auto& v) { plain_increment(exec, v); };
   const Row resident = Row{"resident", exp::cases_on<Spec, add_one::Resident>()}.moving(
       {"none (host memory; pages first-touched before timing by the same threads)",
        "none: the data stays on the GPU (the floor for the transfer methods)"});
@@ -63,6 +65,8 @@ std::vector<Row> table() {
                                   .moving("explicit: deep_copy in, kernel, deep_copy out (pageable host memory)")
                                   .crossing_link();
   return {
+      Row{"plain", exp::cases_on<Spec, add_one::Resident>(plain)}.moving(
+          "none, as resident; parallel_for as Kokkos' documentation writes it: a KOKKOS_LAMBDA, one int32 a call"),
       resident,
       resident.runs(Where::across_ranks),
       managed,

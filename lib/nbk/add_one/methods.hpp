@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,25 +49,29 @@ inline std::vector<IndexRange> array_split(std::int64_t n, int parts) {
   return out;
 }
 
-// The array lives in the space's own memory and a call is the kernel alone. On a CPU space
-// this is the document's njit method; on a GPU, the floor the transfer methods are judged by.
+// The array lives in the space's own memory and a call is the kernel alone: increment, or
+// `kernel` where one is given (the plain row's plain_increment). On a CPU space this is the
+// document's njit method; on a GPU, the floor the transfer methods are judged by.
 template <class Space>
 class Resident final : public exp::Case {
  public:
-  explicit Resident(std::int64_t n)
-      : data_(allocate<decltype(data_)>("nbk::add_one::resident", n)) {
+  using Array = Kokkos::View<Element*, typename Space::memory_space>;
+  explicit Resident(std::int64_t n, std::function<void(const Space&, const Array&)> kernel = nullptr)
+      : data_(allocate<Array>("nbk::add_one::resident", n)), kernel_(std::move(kernel)) {
     fill(exec_, data_, 0);
     nbk::fence(exec_, "nbk::add_one::resident first touch");
   }
   void run() override {
     ++calls_;
-    increment(exec_, data_);
+    if (kernel_) kernel_(exec_, data_);
+    else increment(exec_, data_);
   }
   exp::Verdict verdict() override { return count_verdict(host_mismatches(data_, calls_), calls_); }
 
  private:
   Space exec_;
-  Kokkos::View<Element*, typename Space::memory_space> data_;
+  Array data_;
+  std::function<void(const Space&, const Array&)> kernel_;
   int calls_ = 0;
 };
 

@@ -12,7 +12,6 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk {
@@ -90,6 +89,14 @@ KOKKOS_INLINE_FUNCTION T apply(T x) {
   if constexpr (F == MathFunction::cos) return nbk::math::cos(x);
 }
 
+// GPU code's math_map: out(i) = F(in(i)), an element a call.
+template <MathFunction F, class In, class Out>
+struct MathMap {
+  In in;
+  Out out;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const { out(i) = apply<F>(in(i)); }
+};
+
 // out(i) = F(in(i)) on exec.
 template <MathFunction F, class Space, class In, class Out, class Code = CodeFor<Space>>
 void math_map(const Space& exec, const In& in, const Out& out, Code = {}) {
@@ -98,7 +105,7 @@ void math_map(const Space& exec, const In& in, const Out& out, Code = {}) {
   using T = typename Out::non_const_value_type;
   if constexpr (is_gpu_code_v<Code>)
     Kokkos::parallel_for("nbk::math_map", range(exec, 0, static_cast<Index>(out.extent(0))),
-                         NBK_LAMBDA(exec, (Index i) { out(i) = apply<F>(in(i)); }));
+                         MathMap<F, In, Out>{in, out});
   else
     map_in_blocks("nbk::math_map", exec, out, [](T x) { return apply<F>(x); }, in);
 }

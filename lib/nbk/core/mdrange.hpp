@@ -29,7 +29,6 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -77,16 +76,32 @@ MDRange<Space, Kokkos::Iterate::Left, 3> contiguous_first_policy(const Space& ex
              : P(exec, {0, 0, 0}, {n[2], n[1], n[0]}, {l.tiles[2], l.tiles[1], l.tiles[0]});
 }
 
+namespace detail {
+// f(i, j[, k]) at one index of a view_order policy: its indices are the View's.
+template <class F>
+struct InViewOrder {
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, Index j) const { f(i, j); }
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, Index j, Index k) const { f(i, j, k); }
+};
+// f(i, j[, k]) at one index of a contiguous_first policy: its indices are the View's reversed.
+template <class F>
+struct Reversed {
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(Index j, Index i) const { f(i, j); }
+  KOKKOS_INLINE_FUNCTION void operator()(Index k, Index j, Index i) const { f(i, j, k); }
+};
+}  // namespace detail
+
 // f(i, j) for every index of an n[0] x n[1] row-major space, launched as `launch` says.
 template <class Space, class F, class Code = CodeFor<Space>>
 void for_each_index(const std::string& label, const Space& exec, std::array<Index, 2> n, const Launch<2>& launch,
                     const F& f, Code code = {}) {
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
-    Kokkos::parallel_for(label, view_order_policy(exec, n, launch), NBK_LAMBDA(exec, (Index i, Index j) { f(i, j); }));
+    Kokkos::parallel_for(label, view_order_policy(exec, n, launch), detail::InViewOrder<F>{f});
   else
-    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code),
-                         NBK_LAMBDA(exec, (Index j, Index i) { f(i, j); }));
+    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code), detail::Reversed<F>{f});
 }
 
 // f(i, j, k) for every index of an n[0] x n[1] x n[2] row-major space, launched as `launch` says.
@@ -95,11 +110,9 @@ void for_each_index(const std::string& label, const Space& exec, std::array<Inde
                     const F& f, Code code = {}) {
   if (launch.walk == Walk::flat) Kokkos::abort("nbk::for_each_index: a flat walk has no indices (nbk/core/packed.hpp)");
   if (launch.walk == Walk::view_order)
-    Kokkos::parallel_for(label, view_order_policy(exec, n, launch),
-                         NBK_LAMBDA(exec, (Index i, Index j, Index k) { f(i, j, k); }));
+    Kokkos::parallel_for(label, view_order_policy(exec, n, launch), detail::InViewOrder<F>{f});
   else
-    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code),
-                         NBK_LAMBDA(exec, (Index k, Index j, Index i) { f(i, j, k); }));
+    Kokkos::parallel_for(label, contiguous_first_policy(exec, n, launch, code), detail::Reversed<F>{f});
 }
 
 namespace detail {

@@ -78,7 +78,9 @@ std::vector<Spec::Row> table() {
   const std::string moves = "none (the counter lives in the space's memory; it is read and reset outside the clock)";
   const auto racy = [](auto& d) { counter::racy_increments(d.exec, d.count.value, d.increments); };
   const auto atomic = [](auto& d) { counter::atomic_increments(d.exec, d.count.value, d.increments); };
-  return {Spec::Row{"racy", exp::on_spaces<Spec>(racy)}.moving(moves),
+  const auto plain = [](auto& d) { counter::plain_increments(d.exec, d.count.value, d.increments); };
+  return {Spec::Row{"plain", exp::on_spaces<Spec>(plain)}.moving(moves).telling(Spec::Told::atomic_updates()),
+          Spec::Row{"racy", exp::on_spaces<Spec>(racy)}.moving(moves),
           Spec::Row{"atomic", exp::on_spaces<Spec>(atomic)}.moving(moves).telling(Spec::Told::atomic_updates())};
 }
 

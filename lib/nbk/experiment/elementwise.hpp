@@ -9,6 +9,8 @@
 //   tolerance_in_u           0: exact; else |out - reference| <= tolerance_in_u u |reference| + floor<T>()
 //   kernel(exec, in, out, told)  one call on a space (a template on it; told: the row's Told, its tiles,
 //                            launch...)
+//   plain_kernel(exec, in, out)  the document's kernel as Kokkos' documentation writes it (its kernels.hpp's
+//                            first): the call of a row made with .plain_kernel()
 //   host_loop(in, out)       the documents' baseline on one host thread, or host_element(x...): the
 //                            result of one element, which the default host_loop calls in index order
 //   describe(p), facts(p)    the line above the table and the Problem's JSON (by default its
@@ -29,6 +31,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -138,6 +141,13 @@ template <class Spec, class = void>
 struct has_annotate : std::false_type {};
 template <class Spec>
 struct has_annotate<Spec, std::void_t<decltype(&Spec::annotate)>> : std::true_type {};
+// Whether the Spec states a plain kernel (plain_kernel(exec, in, out)) for these arguments.
+template <class Spec, class Space, class In, class Out, class = void>
+struct has_plain_kernel : std::false_type {};
+template <class Spec, class Space, class In, class Out>
+struct has_plain_kernel<Spec, Space, In, Out,
+                        std::void_t<decltype(Spec::plain_kernel(std::declval<const Space&>(), std::declval<const In&>(),
+                                                                std::declval<const Out&>()))>> : std::true_type {};
 template <class Spec, class = void>
 struct has_scale : std::false_type {};
 template <class Spec>
@@ -311,7 +321,7 @@ Variant host_loop_variant(std::string name, std::string moves) {
 // speed-up is taken against `against` where given.
 template <class Spec, class Space, class T = typename Spec::First>
 Variant map_on(std::string name, const VariantRef* against = nullptr, typename Spec::Told told = {},
-               Output output = Output::reused) {
+               Output output = Output::reused, bool plain = false) {
   using Host = HostArray<T, Spec::rank>;
   using MapCase = ArraysCase<Space, Host, Spec::inputs, InSpace<Space, Host>>;
   Variant v = arrays_variant<Space>(std::move(name), Spec::in_words, Spec::out_words);
@@ -319,12 +329,18 @@ Variant map_on(std::string name, const VariantRef* against = nullptr, typename S
   v.footprint = arrays_of<Space, T>(Spec::inputs + 1, 1);  // inputs, output and the output's host mirror
   v.traffic = map_traffic_of<Spec, T>;
   if (against) v.speedup_against = *against;
-  v.make = maker<MapProblem<Spec>>([told, output](const MapProblem<Spec>& p, const Size&) {
+  constexpr bool stated_plain =
+      map_detail::has_plain_kernel<Spec, Space, typename MapCase::Ins, InSpace<Space, Host>>::value;
+  if (plain && !stated_plain)
+    throw std::logic_error(std::string(Spec::label) + ": row '" + v.name + "' asks for a plain kernel the spec does not state");
+  v.make = maker<MapProblem<Spec>>([told, output, plain](const MapProblem<Spec>& p, const Size&) {
     auto state = std::make_shared<typename Spec::Told>(told);  // what this case's calls record
     const auto& in = p.template in<T>();
     return std::make_unique<MapCase>(
         Spec::label, in, allocate<InSpace<Space, Host>>(std::string(Spec::label) + "::out", in[0].layout()),
-        [state](const Space& exec, const typename MapCase::Ins& in, const InSpace<Space, Host>& out) {
+        [state, plain](const Space& exec, const typename MapCase::Ins& in, const InSpace<Space, Host>& out) {
+          if constexpr (stated_plain)
+            if (plain) return Spec::plain_kernel(exec, in, out);
           Spec::kernel(exec, in, out, *state);
         },
         [&p, state](const typename MapCase::Result& out) {
@@ -367,7 +383,7 @@ Variant MapSpec<Spec, Rank, Inputs, Precisions...>::variant_on(const Row& row) {
   Variant v;
   const VariantRef* against = row.baseline.variant.empty() ? nullptr : &row.baseline.variant;
   std::size_t k = 0;
-  ((row.baseline.precision == k++ ? (void)(v = map_on<Spec, Space, Precisions>(row.name, against, row.told, row.output))
+  ((row.baseline.precision == k++ ? (void)(v = map_on<Spec, Space, Precisions>(row.name, against, row.told, row.output, row.plain))
                                   : void()),
    ...);
   take_row_fields(v, row, is_device_space_v<Space>);

@@ -74,6 +74,7 @@ struct Row {
   Output output = Output::reused;
   bool call_crosses_link = false;  // Variant::call_crosses_link
   bool injected_bug = false;       // a fault for the tests to find (Experiment::injected_bugs)
+  bool plain = false;              // an element-wise map's document kernel (Spec::plain_kernel), not Spec::kernel
   std::string judged_on = {};      // Variant::judged_on
   std::function<Traffic(const Size&)> traffic = {};  // where it is not the experiment's
 
@@ -84,6 +85,7 @@ struct Row {
   Row fresh_output() const { return with(&Row::output, Output::fresh_every_call); }
   Row crossing_link() const { return with(&Row::call_crosses_link, true); }
   Row injected() const { return with(&Row::injected_bug, true); }
+  Row plain_kernel() const { return with(&Row::plain, true); }
   Row judged_by(std::string space) const { return with(&Row::judged_on, std::move(space)); }
   Row with_traffic(std::function<Traffic(const Size&)> t) const { return with(&Row::traffic, std::move(t)); }
   operator Baseline() const { return VariantRef(Variant{name}); }  // NOLINT: implicit, `.against(host)`

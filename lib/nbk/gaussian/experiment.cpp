@@ -26,6 +26,8 @@ struct Gaussian : exp::MapSpec<Gaussian, 1, 1, float> {
   }
   template <class Space, class In, class Out>
   static void kernel(const Space& exec, const In& in, const Out& p, Told) { gaussian::pdf_map(exec, in[0], mean, sigma, p); }
+  template <class Space, class In, class Out>
+  static void plain_kernel(const Space& exec, const In& in, const Out& p) { gaussian::plain_pdf(exec, in[0], mean, sigma, p); }
   template <class In, class Out>
   static void host_loop(const In& in, const Out& p) { gaussian::host_loop(in[0].data(), mean, sigma, p.data(), p.extent(0)); }
   static std::string describe(const Problem& p) {
@@ -44,7 +46,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {1000}, {1025}};
   const auto host = exp::add_host_loop<Gaussian>(e, "host", "one host thread, std::exp, host memory");
-  exp::on_every_space(e, {Gaussian::Row{"pdf"}.against(host)});
+  exp::on_every_space(e, {Gaussian::Row{"plain"}.against(host).plain_kernel(), Gaussian::Row{"pdf"}.against(host)});
   return e;
 }
 

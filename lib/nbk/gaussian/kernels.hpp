@@ -10,7 +10,6 @@
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/flop_count.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/math_map.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -31,6 +30,23 @@ KOKKOS_INLINE_FUNCTION T pdf(T x, T mean, T sigma) {
   return nbk::math::exp(T(-0.5) * z * z) / (sigma * sqrt_2pi<T>());
 }
 
+// The document's ufunc as Kokkos' documentation writes it: a RangePolicy (64-bit indices), one
+// element a call, the body in place calling the device function; the tuned form is below.
+template <class Space, class X, class P>
+void plain_pdf(const Space& exec, const X& x, typename P::value_type mean, typename P::value_type sigma, const P& p) {
+  const std::int64_t n = p.extent(0);
+  Kokkos::parallel_for("nbk::gaussian::plain", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                       KOKKOS_LAMBDA(const std::int64_t i) { p(i) = pdf(x(i), mean, sigma); });
+}
+
+template <class X, class P>
+struct PdfMap {
+  X x;
+  typename P::value_type mean, sigma;
+  P p;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const { p(i) = pdf(x(i), mean, sigma); }
+};
+
 template <class Space, class X, class P, class Code = CodeFor<Space>>
 void pdf_map(const Space& exec, const X& x, typename P::value_type mean, typename P::value_type sigma, const P& p,
              Code = {}) {
@@ -39,7 +55,7 @@ void pdf_map(const Space& exec, const X& x, typename P::value_type mean, typenam
   using T = typename P::value_type;
   if constexpr (is_gpu_code_v<Code>)
     Kokkos::parallel_for("nbk::gaussian", range(exec, 0, static_cast<Index>(p.extent(0))),
-                         NBK_LAMBDA(exec, (Index i) { p(i) = pdf(x(i), mean, sigma); }));
+                         PdfMap<X, P>{x, mean, sigma, p});
   else
     map_in_blocks("nbk::gaussian", exec, p, [=](T v) { return pdf(v, mean, sigma); }, x);
 }

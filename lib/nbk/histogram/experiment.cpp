@@ -97,6 +97,9 @@ std::vector<Spec::Row> table() {
   const auto sharing = [&](const char* way, const auto& call) {
     return [=](int bins) { return Row{fmt::format("{}-{}", way, bins), call}.telling(bins).against(host(bins)); };
   };
+  const auto plain = sharing("plain", exp::on_spaces<Spec>([](auto& exec, auto& in, auto& d) {
+                               histogram::plain_histogram(exec, in[0], d.bins, d.out);
+                             }));
   const auto atomic = sharing("atomic", exp::on_spaces<Spec>([](auto& exec, auto& in, auto& d) {
                                 histogram::atomic_histogram(exec, in[0], d.bins, d.out);
                               }));
@@ -116,11 +119,11 @@ std::vector<Spec::Row> table() {
                             .against(host(100))
                             .injected();
   static_assert(std::size(bin_counts) == 4, "the table below lists 1, 16, 100 and 4096 bins");
-  return {host(1),       host(16),      host(100),     host(4096),
-          atomic(1),     scatter(1),    team(1),       private_copies(1),
-          atomic(16),    scatter(16),   team(16),      private_copies(16),
-          atomic(100),   scatter(100),  team(100),     private_copies(100),
-          atomic(4096),  scatter(4096), team(4096),    private_copies(4096),
+  return {host(1),      host(16),     host(100),     host(4096),
+          plain(1),     atomic(1),    scatter(1),    team(1),    private_copies(1),
+          plain(16),    atomic(16),   scatter(16),   team(16),   private_copies(16),
+          plain(100),   atomic(100),  scatter(100),  team(100),  private_copies(100),
+          plain(4096),  atomic(4096), scatter(4096), team(4096), private_copies(4096),
           unchecked};
 }
 

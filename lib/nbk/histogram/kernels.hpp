@@ -14,7 +14,6 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -34,6 +33,20 @@ KOKKOS_INLINE_FUNCTION int bin_of(float x, const Bins& bins) {
   if (!(x >= bins.xmin && x < bins.xmax)) return -1;
   const int bin = static_cast<int>((x - bins.xmin) * bins.per_unit());
   return bin < bins.count ? bin : bins.count - 1;
+}
+
+// The document's histogram kernel as Kokkos' documentation writes it: a RangePolicy (64-bit indices),
+// one sample a call, its bin (bin_of, the document's formula corrected) incremented atomically in the
+// one histogram, the body in place; the tuned forms below share the counts in other ways.
+template <class Space, class X, class H>
+void plain_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
+  using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = x.extent(0);
+  Kokkos::deep_copy(exec, histogram, Count(0));
+  Kokkos::parallel_for("nbk::histogram::plain", Policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+    const int bin = bin_of(x(i), bins);
+    if (bin >= 0) Kokkos::atomic_increment(&histogram(bin));
+  });
 }
 
 // bin_of with the samples it drops sent to one more bin, `count`, without a branch, in a
@@ -77,16 +90,26 @@ KOKKOS_INLINE_FUNCTION int document_bin_of(float x, const Bins& bins) {
   return bin >= 0 && bin < bins.count ? bin : -1;
 }
 
+// The kernels are functors, not lambdas: under nvcc a lambda's host code is called through a
+// type-erased wrapper that Serial and OpenMP loops cannot inline (kokkos/kokkos issue 8141).
+template <class X, class H>
+struct AtomicCount {
+  X x;
+  Bins bins;
+  H histogram;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    const int bin = bin_of(x(i), bins);
+    if (bin >= 0) Kokkos::atomic_add(&histogram(bin), Count{1});
+  }
+};
+
 template <class Space, class X, class H>
 void atomic_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
   check_1d_arguments<Space, X>();
   check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
-  Kokkos::parallel_for(
-      "nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))), NBK_LAMBDA(exec, (Index i) {
-        const int bin = bin_of(x(i), bins);
-        if (bin >= 0) Kokkos::atomic_add(&histogram(bin), Count{1});
-      }));
+  Kokkos::parallel_for("nbk::histogram::atomic", range(exec, 0, static_cast<Index>(x.extent(0))),
+                       AtomicCount<X, H>{x, bins, histogram});
 }
 
 // The counts, LayoutRight on every space: a ScatterView requires the layout of the View it
@@ -97,6 +120,17 @@ using Histogram = Kokkos::View<Count*, Kokkos::LayoutRight, Memory>;
 template <class Space>
 using Scatter = Kokkos::Experimental::ScatterView<Count*, Kokkos::LayoutRight, Space>;
 
+template <class X, class S>
+struct ScatterCount {
+  X x;
+  Bins bins;
+  S scatter;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    const int bin = bin_of(x(i), bins);
+    if (bin >= 0) scatter.access()(bin) += 1;
+  }
+};
+
 // `scatter` wraps `histogram` (made once: on a CPU it holds a copy per thread).
 template <class Space, class X, class H>
 void scatter_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram,
@@ -105,11 +139,8 @@ void scatter_histogram(const Space& exec, const X& x, const Bins& bins, const H&
   check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
   scatter.reset_except(exec, histogram);
-  Kokkos::parallel_for(
-      "nbk::histogram::scatter", range(exec, 0, static_cast<Index>(x.extent(0))), NBK_LAMBDA(exec, (Index i) {
-        const int bin = bin_of(x(i), bins);
-        if (bin >= 0) scatter.access()(bin) += 1;
-      }));
+  Kokkos::parallel_for("nbk::histogram::scatter", range(exec, 0, static_cast<Index>(x.extent(0))),
+                       ScatterCount<X, Scatter<Space>>{x, bins, scatter});
   scatter.contribute_into(exec, histogram);
 }
 
@@ -227,6 +258,30 @@ KOKKOS_INLINE_FUNCTION void for_team_samples(const Member& team, const X& x, con
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, s.loose_begin, s.loose_end), [&](Index i) { f(x(i)); });
 }
 
+// A team's histogram in scratch: zeroed, counted into, then added into the one histogram.
+template <class Member, class X, class Packs, class H>
+struct TeamCount {
+  using Local = Kokkos::View<int*, typename Member::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  X x;
+  Packs packs;
+  Bins bins;
+  Split split;
+  H histogram;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Local local(team.team_scratch(0), bins.count);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) { local(b) = 0; });
+    team.team_barrier();
+    for_team_samples(team, x, packs, split, [&](float v) {
+      const int bin = bin_of(v, bins);
+      if (bin >= 0) Kokkos::atomic_add(&local(bin), 1);
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
+      if (local(b) != 0) Kokkos::atomic_add(&histogram(b), Count(local(b)));
+    });
+  }
+};
+
 // The team kernel over a given split (the tests give host spaces GPU code's splits of many teams).
 template <class Space, class X, class H, class Code = CodeFor<Space>>
 void team_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram, const Split& split,
@@ -238,23 +293,12 @@ void team_histogram(const Space& exec, const X& x, const Bins& bins, const H& hi
   using Local = Kokkos::View<int*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   Kokkos::deep_copy(exec, histogram, Count(0));
   if (split.league == 0) return;
-  const auto packs = packs_of<Code>(x);
+  using Packs = decltype(packs_of<Code>(x));
+  const Packs packs = packs_of<Code>(x);
   const Policy policy = Policy(exec, split.league, split.team_size)
                             .set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(bins.count)));
-  Kokkos::parallel_for(
-      "nbk::histogram::team", policy, NBK_LAMBDA(exec, (const Member& team) {
-        const Local local(team.team_scratch(0), bins.count);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) { local(b) = 0; });
-        team.team_barrier();
-        for_team_samples(team, x, packs, split, [&](float v) {
-          const int bin = bin_of(v, bins);
-          if (bin >= 0) Kokkos::atomic_add(&local(bin), 1);
-        });
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
-          if (local(b) != 0) Kokkos::atomic_add(&histogram(b), Count(local(b)));
-        });
-      }));
+  Kokkos::parallel_for("nbk::histogram::team", policy,
+                       TeamCount<Member, X, Packs, H>{x, packs, bins, split, histogram});
 }
 
 // "private": every CPU thread counts a chunk of samples into `copies` private int32
@@ -290,6 +334,34 @@ KOKKOS_INLINE_FUNCTION void private_count_block(const X& x, Index start, int m, 
   for (int j = 0; j < m; ++j) ++local(slot[j]);
 }
 
+// A CPU thread's chunk of samples into the private copies, then their sums into the one histogram.
+template <class Member, class X, class H>
+struct PrivateHostCount {
+  using Local = Kokkos::View<int*, typename Member::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  X x;
+  Bins bins;
+  H histogram;
+  Index chunk, n;
+  int copies, size;
+  Slots slots;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Local local(team.team_scratch(0), size);
+    for (int s = 0; s < size; ++s) local(s) = 0;
+    const int count = bins.count;
+    const Index first = team.league_rank() * chunk;
+    const Index last = first + chunk < n ? first + chunk : n;
+    for (Index start = first; start < last; start += private_block) {
+      const int m = last - start < private_block ? static_cast<int>(last - start) : private_block;
+      private_count_block(x, start, m, slots, copies, local);
+    }
+    for (int b = 0; b < count; ++b) {
+      int sum = 0;
+      for (int c = 0; c < copies; ++c) sum += local(b * copies + c);
+      if (sum != 0) Kokkos::atomic_add(&histogram(b), Count(sum));
+    }
+  }
+};
+
 // `chunk`: samples a turn (the tests take a few, for many merges at once: they must be atomic).
 template <class Space, class X, class H>
 void private_histogram_host(const Space& exec, const X& x, const Bins& bins, const H& histogram,
@@ -304,24 +376,38 @@ void private_histogram_host(const Space& exec, const X& x, const Bins& bins, con
   const int size = copies * (bins.count + 1);
   const Slots slots = slots_of(bins);
   const Policy policy = Policy(exec, chunks, 1).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
-  Kokkos::parallel_for(
-      "nbk::histogram::private", policy, NBK_LAMBDA(exec, (const Member& team) {
-        const Local local(team.team_scratch(0), size);
-        for (int s = 0; s < size; ++s) local(s) = 0;
-        const int count = bins.count;
-        const Index first = team.league_rank() * chunk;
-        const Index last = first + chunk < n ? first + chunk : n;
-        for (Index start = first; start < last; start += private_block) {
-          const int m = last - start < private_block ? static_cast<int>(last - start) : private_block;
-          private_count_block(x, start, m, slots, copies, local);
-        }
-        for (int b = 0; b < count; ++b) {
-          int sum = 0;
-          for (int c = 0; c < copies; ++c) sum += local(b * copies + c);
-          if (sum != 0) Kokkos::atomic_add(&histogram(b), Count(sum));
-        }
-      }));
+  Kokkos::parallel_for("nbk::histogram::private", policy,
+                       PrivateHostCount<Member, X, H>{x, bins, histogram, chunk, n, copies, size, slots});
 }
+
+// A GPU team's samples into its private copies in scratch, thread t into copy t % copies, then
+// the copies' sums into the one histogram.
+template <class Member, class X, class Packs, class H>
+struct PrivateTeamCount {
+  using Local = Kokkos::View<int*, typename Member::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  X x;
+  Packs packs;
+  Bins bins;
+  Split split;
+  H histogram;
+  int copies, size;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Local local(team.team_scratch(0), size);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int s) { local(s) = 0; });
+    team.team_barrier();
+    const int copy = copy_of(team.team_rank(), copies);
+    for_team_samples(team, x, packs, split, [&](float v) {
+      const int bin = bin_of(v, bins);
+      if (bin >= 0) Kokkos::atomic_add(&local(bin * copies + copy), 1);
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
+      int sum = 0;
+      for (int c = 0; c < copies; ++c) sum += local(b * copies + c);
+      if (sum != 0) Kokkos::atomic_add(&histogram(b), Count(sum));
+    });
+  }
+};
 
 template <class Space, class X, class H>
 void private_histogram_device(const Space& exec, const X& x, const Bins& bins, const H& histogram,
@@ -330,28 +416,14 @@ void private_histogram_device(const Space& exec, const X& x, const Bins& bins, c
   using Member = typename Policy::member_type;
   using Local = Kokkos::View<int*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   if (split.league == 0) return;
-  const auto packs = packs_of<GpuCode>(x);
+  using Packs = decltype(packs_of<GpuCode>(x));
+  const Packs packs = packs_of<GpuCode>(x);
   const int copies = private_copies(bins.count);
   const int size = copies * bins.count;
   const Policy policy =
       Policy(exec, split.league, split.team_size).set_scratch_size(0, Kokkos::PerTeam(Local::shmem_size(size)));
-  Kokkos::parallel_for(
-      "nbk::histogram::private", policy, NBK_LAMBDA(exec, (const Member& team) {
-        const Local local(team.team_scratch(0), size);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int s) { local(s) = 0; });
-        team.team_barrier();
-        const int copy = copy_of(team.team_rank(), copies);
-        for_team_samples(team, x, packs, split, [&](float v) {
-          const int bin = bin_of(v, bins);
-          if (bin >= 0) Kokkos::atomic_add(&local(bin * copies + copy), 1);
-        });
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins.count), [&](int b) {
-          int sum = 0;
-          for (int c = 0; c < copies; ++c) sum += local(b * copies + c);
-          if (sum != 0) Kokkos::atomic_add(&histogram(b), Count(sum));
-        });
-      }));
+  Kokkos::parallel_for("nbk::histogram::private", policy,
+                       PrivateTeamCount<Member, X, Packs, H>{x, packs, bins, split, histogram, copies, size});
 }
 
 template <class Space, class X, class H>
@@ -382,14 +454,23 @@ void private_histogram(const Space& exec, const X& x, const Bins& bins, const H&
 // bin without its range check, so with xmin < 0 it writes below the histogram. The debug
 // preset's bounds checks abort on the first such write; compute-sanitizer memcheck reports
 // it on a GPU, as cuda-memcheck does in the document.
+template <class X, class H>
+struct UncheckedDocumentCount {
+  X x;
+  Bins bins;
+  H histogram;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    Kokkos::atomic_add(&histogram(document_unchecked_bin_of(x(i), bins)), Count{1});
+  }
+};
+
 template <class Space, class X, class H>
 void unchecked_document_histogram(const Space& exec, const X& x, const Bins& bins, const H& histogram) {
   check_1d_arguments<Space, X>();
   check_1d_arguments<Space, H>();
   Kokkos::deep_copy(exec, histogram, Count(0));
-  Kokkos::parallel_for(
-      "nbk::histogram::unchecked_document", range(exec, 0, static_cast<Index>(x.extent(0))),
-      NBK_LAMBDA(exec, (Index i) { Kokkos::atomic_add(&histogram(document_unchecked_bin_of(x(i), bins)), Count{1}); }));
+  Kokkos::parallel_for("nbk::histogram::unchecked_document", range(exec, 0, static_cast<Index>(x.extent(0))),
+                       UncheckedDocumentCount<X, H>{x, bins, histogram});
 }
 
 // One host thread, the reference every variant must match exactly.

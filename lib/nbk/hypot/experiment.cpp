@@ -25,6 +25,8 @@ struct Hypot : exp::MapSpec<Hypot, 1, 2, float> {
   static double reference(float x, float y) { return std::hypot(double(x), double(y)); }  // in double
   template <class Space, class In, class Out>
   static void kernel(const Space& exec, const In& in, const Out& h, Told) { hypot::scaled_map(exec, in[0], in[1], h); }
+  template <class Space, class In, class Out>
+  static void plain_kernel(const Space& exec, const In& in, const Out& h) { hypot::plain_hypot(exec, in[0], in[1], h); }
   static float host_element(float x, float y) { return std::hypot(x, y); }
   // How many pairs sqrt(x*x + y*y) in float32 gives `value` for (inf, 0).
   static std::int64_t naive_giving(const Problem& p, float value) {
@@ -50,7 +52,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {1000}, {1025}};
   const auto host = exp::add_host_loop<Hypot>(e, "std-hypot", "one host thread, std::hypot(float, float), host memory");
-  exp::on_every_space(e, {Hypot::Row{"scaled"}.against(host)});
+  exp::on_every_space(e, {Hypot::Row{"plain"}.against(host).plain_kernel(), Hypot::Row{"scaled"}.against(host)});
   return e;
 }
 

@@ -128,10 +128,12 @@ std::vector<Spec::Row> table() {
   const Row host = Row{"host", exp::on_host<Spec>([](const Problem& p, auto& d) {
                          l2_norm::host_row_norms<double>(p.a.data(), p.rows(), p.columns(), d.out.data());
                        })}.moving("one host thread, squares added in double, host memory");
+  const auto plain = [](auto& exec, auto& in, auto& d) { l2_norm::plain_l2_norm(exec, in[0], d.out); };
   const auto double_acc = [](auto& exec, auto& in, auto& d) { l2_norm::row_norms<double>(exec, in[0], d.out); };
   const auto float_acc = [](auto& exec, auto& in, auto& d) { l2_norm::row_norms<float>(exec, in[0], d.out); };
   return {
       host,
+      Row{"plain", exp::on_spaces<Spec>(plain)}.against(host),
       Row{"double-acc", exp::on_spaces<Spec>(double_acc)}.against(host),
       Row{"float-acc", exp::on_spaces<Spec>(float_acc)}.telling(Spec::Told::in_float()).against(host),
   };

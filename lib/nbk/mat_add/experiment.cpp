@@ -17,6 +17,8 @@ struct MatAdd : exp::MapSpec<MatAdd, 2, 2, float> {
   static void kernel(const Space& exec, const In& in, const Out& c, Told way) {
     mat_add::mat_add(exec, in[0], in[1], c, way);
   }
+  template <class Space, class In, class Out>
+  static void plain_kernel(const Space& exec, const In& in, const Out& c) { mat_add::plain_mat_add(exec, in[0], in[1], c); }
   template <class In, class Out>
   static void host_loop(const In& in, const Out& c) {
     for (std::size_t i = 0; i < c.extent(0); ++i)
@@ -33,7 +35,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.seeded = true;
   const auto loops = exp::add_host_loop<MatAdd>(e, "loops", "two nested loops on one host thread, host memory");
   using Row = MatAdd::Row;
-  exp::on_every_space(e, {Row{"mdrange-16x16"}.against(loops).telling(mat_add::guide_launch),
+  exp::on_every_space(e, {Row{"plain"}.against(loops).plain_kernel(), Row{"mdrange-16x16"}.against(loops).telling(mat_add::guide_launch),
                           Row{"mdrange-1x256"}.against(loops).telling(mat_add::row_launch),
                           Row{"flat"}.against(loops).telling(mat_add::flat_launch),
                           Row{"mdrange-auto"}.against(loops).telling(mat_add::kokkos_launch)});

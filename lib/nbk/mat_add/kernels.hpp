@@ -22,6 +22,17 @@ namespace nbk::mat_add {
 template <class Memory>
 using Matrix = Kokkos::View<float**, Kokkos::LayoutRight, Memory>;
 
+// The guide's MatAdd as Kokkos' documentation writes it: a 2-D MDRangePolicy over C's indices,
+// one (i, j) a call, the body in place. Kokkos picks the tiles and, on a GPU, puts a warp's
+// threads on i (nbk/core/mdrange.hpp): the tuned forms below choose both.
+template <class Space, class A, class C>
+void plain_mat_add(const Space& exec, const A& a, const A& b, const C& c) {
+  using Policy = Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t rows = c.extent(0), columns = c.extent(1);
+  Kokkos::parallel_for("nbk::mat_add::plain", Policy(exec, {0, 0}, {rows, columns}),
+                       KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { c(i, j) = a(i, j) + b(i, j); });
+}
+
 // How the 2-D range is launched (nbk/core/mdrange.hpp), in the matrix's own index order: the
 // guide's 16 x 16 blocks, Kokkos' tiles, or 1 x 256, whose block is one piece of a row (threadIdx.y
 // on j): a warp reads 128 contiguous bytes, where a 16 x 16 warp reads 16 rows x 2 columns, 16

@@ -77,12 +77,14 @@ std::vector<Spec::Row> table() {
                          matmul::host_matmul(p.a.data(), p.b.data(), d.out.data(), rows(p.size), inner(p.size),
                                              columns(p.size));
                        })}.moving("i-k-j loops on one host thread, host memory");
+  const auto plain = [](auto& exec, auto& in, auto& d) { matmul::plain_matmul(exec, in[0], in[1], d.out); };
   const auto naive = [](auto& exec, auto& in, auto& d) { matmul::naive(exec, in[0], in[1], d.out); };
   const auto tiled = [](auto& exec, auto& in, auto& d) { matmul::tiled(exec, in[0], in[1], d.out); };
   const auto registers = [](auto& exec, auto& in, auto& d) { matmul::register_tiled(exec, in[0], in[1], d.out); };
   const auto blas = [](auto& exec, auto& in, auto& d) { d.gemm.multiply(exec, in[0], in[1], d.out); };
   return {
       host,
+      Row{"plain", exp::on_spaces<Spec>(plain)}.against(host),
       Row{"naive", exp::on_spaces<Spec>(naive)}.against(host),
       Row{"tiled", exp::on_spaces<Spec>(tiled)}.against(host),
       // Ours: 8 x 8 of C a thread in registers, 128 x 128 tiles (register_tiled.hpp).

@@ -1,5 +1,6 @@
 #pragma once
 // Seed 003's matmulcore gufunc, (m,n),(n,p)->(m,p): C = A B for float32 row-major matrices.
+// plain: one element of C a call of a 2-D MDRangePolicy (the document's kernel as Kokkos' docs write it).
 // naive: one thread per element of C, a dot product over k read straight from A and B.
 // tiled: one team per tile of C; the team stages a tile of A and a tile of B in scratch
 // memory (CUDA's shared memory), waits at a barrier, and multiplies them out of scratch, so
@@ -14,13 +15,27 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::matmul {
 
 template <class Memory>
 using Matrix = Kokkos::View<float**, Kokkos::LayoutRight, Memory>;
+
+// The naive matmul (cuda.grid(2), one element of C a thread) as Kokkos' documentation writes it: a
+// 2-D MDRangePolicy over C's indices, a float dot product over k in the body in place. naive below
+// walks C as one range so that a warp takes consecutive j; tiled stages tiles in scratch.
+template <class Space, class A, class B, class C>
+void plain_matmul(const Space& exec, const A& a, const B& b, const C& c) {
+  using Policy = Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t m = c.extent(0), n = a.extent(1), p = c.extent(1);
+  Kokkos::parallel_for("nbk::matmul::plain", Policy(exec, {0, 0}, {m, p}),
+                       KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+                         float sum = 0;
+                         for (std::int64_t k = 0; k < n; ++k) sum += a(i, k) * b(k, j);
+                         c(i, j) = sum;
+                       });
+}
 
 // The tile of C a team computes (rows x cols), the depth of k staged at a time, and the
 // block of C one thread keeps in registers (block_rows x block_cols). Compile-time, so the
@@ -97,19 +112,31 @@ void check_matmul_arguments(const A& a, const B& b, const C& c) {
     throw std::invalid_argument("nbk::matmul: C must be (m x p) for A (m x n) times B (n x p)");
 }
 
+// Element e of C (row-major) as a dot product. The kernels are functors, not lambdas: under nvcc
+// a lambda's host code is called through a wrapper that a host space's loop cannot inline
+// (kokkos/kokkos issue 8141).
+template <class A, class B, class C>
+struct ElementDot {
+  A a;
+  B b;
+  C c;
+  Index n, p;
+  KOKKOS_INLINE_FUNCTION void operator()(Index e) const {
+    // Consecutive threads take consecutive j: a warp reads one row of B coalesced and one
+    // element of A broadcast.
+    const Index i = e / p, j = e % p;
+    float sum = 0;
+    for (Index k = 0; k < n; ++k) sum += a(i, k) * b(k, j);
+    c(i, j) = sum;
+  }
+};
+
 template <class Space, class A, class B, class C>
 void naive(const Space& exec, const A& a, const B& b, const C& c) {
   check_matmul_arguments<Space>(a, b, c);
   const auto n = static_cast<Index>(a.extent(1)), p = static_cast<Index>(c.extent(1));
-  Kokkos::parallel_for(
-      "nbk::matmul::naive", range(exec, 0, static_cast<Index>(c.extent(0)) * p), NBK_LAMBDA(exec, (Index e) {
-        // Consecutive threads take consecutive j: a warp reads one row of B coalesced and one
-        // element of A broadcast.
-        const Index i = e / p, j = e % p;
-        float sum = 0;
-        for (Index k = 0; k < n; ++k) sum += a(i, k) * b(k, j);
-        c(i, j) = sum;
-      }));
+  Kokkos::parallel_for("nbk::matmul::naive", range(exec, 0, static_cast<Index>(c.extent(0)) * p),
+                       ElementDot<A, B, C>{a, b, c, n, p});
 }
 
 namespace detail {
@@ -250,8 +277,7 @@ struct Tiles {
   }
 };
 
-// The tile of C at (i0, j0), computed by `team`. (A function, not the body of the kernel's
-// lambda: nvcc refuses a lambda's first use of a capture inside if constexpr.)
+// The tile of C at (i0, j0), computed by `team`.
 template <class Shape, class Member, class A, class B, class C>
 KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const B& b, const C& c, Index i0, Index j0) {
   using T = Tiles<Shape, typename Member::scratch_memory_space>;
@@ -311,6 +337,20 @@ KOKKOS_INLINE_FUNCTION void multiply_tile(const Member& team, const A& a, const 
   }
 }
 
+// The tile of C a team computes: tile r of the league is tile row r / tile_columns, column
+// r % tile_columns.
+template <class Shape, class Member, class A, class B, class C>
+struct TileProduct {
+  A a;
+  B b;
+  C c;
+  Index tile_columns;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    detail::multiply_tile<Shape>(team, a, b, c, team.league_rank() / tile_columns * Shape::rows,
+                                 team.league_rank() % tile_columns * Shape::cols);
+  }
+};
+
 // C = A B by the tiles of Shape: a team per tile.
 template <class Space, class Shape, class A, class B, class C>
 void launch_tiles(const Space& exec, const A& a, const B& b, const C& c, const char* label = "nbk::matmul::tiled") {
@@ -328,11 +368,7 @@ void launch_tiles(const Space& exec, const A& a, const B& b, const C& c, const c
   if (tiles > INT32_MAX) throw std::invalid_argument("nbk::matmul::tiled: more than 2^31 tiles");
   const Policy policy = Policy(exec, static_cast<int>(tiles), Shape::threads)
                             .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes()));
-  Kokkos::parallel_for(
-      label, policy, NBK_LAMBDA(exec, (const Member& team) {
-        detail::multiply_tile<Shape>(team, a, b, c, team.league_rank() / tile_columns * Shape::rows,
-                                     team.league_rank() % tile_columns * Shape::cols);
-      }));
+  Kokkos::parallel_for(label, policy, TileProduct<Shape, Member, A, B, C>{a, b, c, tile_columns});
 }
 
 }  // namespace detail

@@ -21,7 +21,6 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/matmul/kernels.hpp"
@@ -272,6 +271,21 @@ KOKKOS_INLINE_FUNCTION void multiply_register_tile(const Member& team, const A& 
   }
 }
 
+// The register tile of C a team computes (a functor: nvcc calls a lambda's host code through a
+// wrapper that a host space's loop cannot inline, kokkos/kokkos issue 8141).
+template <class Shape, bool Registers, class Member, class A, class B, class C>
+struct RegisterTileProduct {
+  A a;
+  B b;
+  C c;
+  RegisterTiling t;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const Index tile = member.league_rank();
+    detail::multiply_register_tile<Shape, Registers>(member, a, b, c, tile / t.tile_columns * Shape::rows,
+                                                     tile % t.tile_columns * Shape::cols, t);
+  }
+};
+
 // C = A B by the register tiles of Shape, a team a tile: Shape::threads threads on a GPU, 1 or 2
 // taking the ranks in turn on a host space.
 template <class Space, class Shape, class A, class B, class C>
@@ -294,12 +308,8 @@ void launch_register_tiles(const Space& exec, const A& a, const B& b, const C& c
   const Policy policy = Policy(exec, static_cast<int>(count.tiles), team)
                             .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(
                                                      register_scratch_floats<Shape, registers>())));
-  Kokkos::parallel_for(
-      "nbk::matmul::register_tiled", policy, NBK_LAMBDA(exec, (const Member& member) {
-        const Index tile = member.league_rank();
-        detail::multiply_register_tile<Shape, is_device_space_v<Space>>(member, a, b, c, tile / t.tile_columns * Shape::rows,
-                                                         tile % t.tile_columns * Shape::cols, t);
-      }));
+  Kokkos::parallel_for("nbk::matmul::register_tiled", policy,
+                       RegisterTileProduct<Shape, registers, Member, A, B, C>{a, b, c, t});
 }
 
 }  // namespace detail

@@ -18,6 +18,8 @@ struct Maximum : exp::MapSpec<Maximum, 3, 2, float> {
   static void kernel(const Space& exec, const In& in, const Out& c, Told launch) {
     maximum::elementwise_max(exec, in[0], in[1], c, launch);
   }
+  template <class Space, class In, class Out>
+  static void plain_kernel(const Space& exec, const In& in, const Out& c) { maximum::plain_max(exec, in[0], in[1], c); }
   template <class In, class Out>
   static void host_loop(const In& in, const Out& c) {
     maximum::host_loops(in[0].data(), in[1].data(), c.data(), c.extent(0), c.extent(1), c.extent(2));
@@ -35,9 +37,9 @@ exp::Experiment experiment(const exp::Notes& notes) {
   exp::add_host_loop<Maximum>(e, "loops", "three nested loops on one host thread, host memory");
   using Row = Maximum::Row;
   const auto tiled = exp::on_every_space(
-      e, {Row{"mdrange-8x8x8"}.telling(maximum::document_launch), Row{"mdrange-auto"}.telling(maximum::kokkos_launch),
+      e, {Row{"plain"}.plain_kernel(), Row{"mdrange-8x8x8"}.telling(maximum::document_launch), Row{"mdrange-auto"}.telling(maximum::kokkos_launch),
           Row{"mdrange-k-first"}.telling(maximum::coalesced_launch), Row{"flat"}.telling(maximum::flat_launch)});
-  e.sweeps = {{exp::powers_of_two(10, 26, 3), tiled[3], tiled[3]}};
+  e.sweeps = {{exp::powers_of_two(10, 26, 3), tiled[4], tiled[4]}};
   return e;
 }
 

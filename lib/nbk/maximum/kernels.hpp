@@ -14,6 +14,19 @@ namespace nbk::maximum {
 template <class Memory>
 using Array = Kokkos::View<float***, Kokkos::LayoutRight, Memory>;
 
+// The document's maximum kernel as Kokkos' documentation writes it: a 3-D MDRangePolicy over c's
+// indices, one (i, j, k) a call, the body in place (its `a if a > b else b`). Kokkos picks the
+// tiles; the launches below choose them and the walk.
+template <class Space, class A, class C>
+void plain_max(const Space& exec, const A& a, const A& b, const C& c) {
+  using Policy = Kokkos::MDRangePolicy<Space, Kokkos::Rank<3>, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n0 = c.extent(0), n1 = c.extent(1), n2 = c.extent(2);
+  Kokkos::parallel_for("nbk::maximum::plain", Policy(exec, {0, 0, 0}, {n0, n1, n2}),
+                       KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j, const std::int64_t k) {
+                         c(i, j, k) = a(i, j, k) > b(i, j, k) ? a(i, j, k) : b(i, j, k);
+                       });
+}
+
 // How the 3-D range is launched (nbk/core/mdrange.hpp): the View's own index order with the
 // document's 8x8x8 tiles or Kokkos' tiles; the contiguous index first, in 1x2x128 tiles on a
 // GPU (a 256-thread block whose warps read 128 contiguous bytes of a row each); or flat, the

@@ -28,13 +28,15 @@ namespace {
 using exp::Size;
 
 // A pool of streams in the space's memory, and the count of points inside, which a call
-// leaves there.
-template <class Space, class Pool>
+// leaves there. A state a thread too where `per_thread` (the plain row: a host space's get_state()
+// takes the state of the calling thread).
+template <class Space, class Pool, bool per_thread = false>
 struct Data {
   explicit Data(const Problem& p)
       : streams(p.streams), samples_per_stream(p.samples_per_stream), inside("nbk::pi::inside") {
+    const int states = std::max(streams, per_thread && !is_device_space_v<Space> ? exec.concurrency() : 1);
     // Timed apart from the calls: seeding walks every state on the host, then copies them in.
-    pool_seconds = time_fenced("nbk::pi pool", [&] { pool = random_pool<Pool>(p.seed, std::max(streams, 1)); });
+    pool_seconds = time_fenced("nbk::pi pool", [&] { pool = random_pool<Pool>(p.seed, states); });
   }
   Count read() const { return inside.read(exec); }
 
@@ -47,6 +49,8 @@ struct Data {
 };
 template <class Space>
 using XorShift64s = Data<Space, pi::XorShift64<Space>>;
+template <class Space>
+using ThreadXorShift64s = Data<Space, pi::XorShift64<Space>, true>;
 template <class Space>
 using XorShift1024s = Data<Space, pi::XorShift1024<Space>>;
 
@@ -66,12 +70,14 @@ struct Spec : exp::ScalarSpec<Spec, Problem> {
   static exp::Verdict check(const Problem& p, const Row&, const HostDraws&, const std::vector<Count>& counts) {
     return estimates_verdict(p.samples(), counts, nlohmann::json::object(), {{"pool creation", "-"}});
   }
-  template <class Space, class Pool>
-  static exp::Verdict check(const Problem& p, const Row&, const pi::Data<Space, Pool>& d,
+  template <class Space, class Pool, bool per_thread>
+  static exp::Verdict check(const Problem& p, const Row&, const pi::Data<Space, Pool, per_thread>& d,
                             const std::vector<Count>& counts) {
     return estimates_verdict(p.samples(), counts, {{"pool_creation_seconds", d.pool_seconds}},
                              {{"pool creation", fmt::format("{:.2f} ms", d.pool_seconds * 1e3)}});
   }
+  // How the ranks' counts would combine (asked of a call that returns its value, as plain's does): they add.
+  static Count all_ranks(Count local, const Told&) { return static_cast<Count>(ranks::sum(std::int64_t(local))); }
   template <class Space>
   static exp::Footprint footprint(const Size& s, const Told& told) {
     const std::uint64_t states = static_cast<std::uint64_t>(std::max<std::int64_t>(s[0], 1)) * told.state_bytes;
@@ -87,7 +93,13 @@ std::vector<Spec::Row> table() {
   const auto draw = [](auto& h) { return pi::host_count_inside(h.engine, h.samples); };
   const auto host =
       Spec::Row{"mt19937", exp::on_host<Spec>(draw)}.moving("one host thread, one std::mt19937_64 draw per point");
+  const auto plain = [](auto& d) { return pi::plain_count_inside(d.exec, d.pool, d.streams, d.samples_per_stream); };
   return {host,
+          Spec::Row{"plain", exp::on_spaces<Spec, ThreadXorShift64s>(plain)}
+              .moving("none (the states live in the space's memory; the count comes back inside the call); "
+                      "parallel_reduce as Kokkos' documentation writes it: a KOKKOS_LAMBDA, get_state() a stream")
+              .telling(Spec::Told{pi::xorshift64_state_bytes})
+              .against(host),
           Spec::Row{"xorshift64", exp::on_spaces<Spec, XorShift64s>(count_inside)}
               .moving(moves)
               .telling(Spec::Told{pi::xorshift64_state_bytes})

@@ -11,7 +11,6 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 
 namespace nbk::pi {
@@ -45,6 +44,64 @@ KOKKOS_INLINE_FUNCTION Count count_stream(Generator& generator, Index samples) {
   return inside;
 }
 
+// The document's compute_pi as Kokkos' random-number documentation writes it: a parallel_reduce over
+// the streams, each call's state from get_state() (on a host space its thread's, so a state a thread;
+// on a GPU a free one); the tuned forms below draw stream s from state s (get_state(s)), in functors.
+template <class Space, class Pool>
+Count plain_count_inside(const Space& exec, const Pool& pool, int streams, std::int64_t samples_per_stream) {
+  const std::int64_t n = streams;
+  Count inside = 0;
+  Kokkos::parallel_reduce(
+      "nbk::pi::plain", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t, Count& count) {
+        auto gen = pool.get_state();
+        Count hits = 0;
+        for (std::int64_t k = 0; k < samples_per_stream; ++k)
+          if (inside_quarter_disc(gen.urand64())) ++hits;
+        pool.free_state(gen);
+        count += hits;
+      },
+      inside);
+  return inside;
+}
+
+// GPU code's kernel: a thread per stream. The pool is held by value, as in Kokkos' tutorial (a
+// functor, not a lambda: under nvcc a lambda's host code is called through a wrapper that a host
+// space's loop cannot inline, kokkos/kokkos issue 8141).
+template <class Pool>
+struct StreamCount {
+  Pool pool;
+  Index samples_per_stream;
+  KOKKOS_INLINE_FUNCTION void operator()(int stream, Count& total) const {
+    auto generator = pool.get_state(stream);
+    total += count_stream(generator, samples_per_stream);
+    pool.free_state(generator);
+  }
+};
+
+// Host code's kernel: a thread per pair of streams, drawn side by side.
+template <class Pool>
+struct StreamPairCount {
+  Pool pool;
+  int streams;
+  Index samples_per_stream;
+  KOKKOS_INLINE_FUNCTION void operator()(int pair, Count& total) const {
+    const int first = 2 * pair;
+    auto one = pool.get_state(first);
+    Count mine = 0;
+    if (first + 1 < streams) {
+      auto other = pool.get_state(first + 1);
+      for (Index k = 0; k < samples_per_stream; ++k)
+        mine += inside_quarter_disc(one.urand64()) + inside_quarter_disc(other.urand64());
+      pool.free_state(other);
+    } else {
+      mine = count_stream(one, samples_per_stream);
+    }
+    pool.free_state(one);
+    total += mine;
+  }
+};
+
 // Points inside the quarter disc, `samples_per_stream` from each of the pool's first `streams`
 // states, into the rank-0 View `inside`. Stream s always draws from state s: the pool's
 // get_state() without an index hands a thread whichever state is free, and which stream
@@ -59,36 +116,14 @@ void count_inside(const Space& exec, const Pool& pool, int streams, Index sample
   static_assert(Kokkos::SpaceAccessibility<Space, typename Inside::memory_space>::accessible,
                 "the count's memory is not accessible from this execution space");
   if constexpr (is_gpu_code_v<Code>) {
-    Kokkos::parallel_reduce(
-        "nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, streams),
-        NBK_LAMBDA(exec, (int stream, Count& total) {
-          auto generator = pool.get_state(stream);
-          total += count_stream(generator, samples_per_stream);
-          pool.free_state(generator);
-        }),
-        inside);
+    Kokkos::parallel_reduce("nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, streams),
+                            StreamCount<Pool>{pool, samples_per_stream}, inside);
   } else {
     // A CPU core runs two streams side by side: each xorshift step waits on the one before,
     // so one stream leaves the core idle most of the time. The same states draw the same
     // points as on a GPU, where the threads themselves are the parallelism.
-    Kokkos::parallel_reduce(
-        "nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, (streams + 1) / 2),
-        NBK_LAMBDA(exec, (int pair, Count& total) {
-          const int first = 2 * pair;
-          auto one = pool.get_state(first);
-          Count mine = 0;
-          if (first + 1 < streams) {
-            auto other = pool.get_state(first + 1);
-            for (Index k = 0; k < samples_per_stream; ++k)
-              mine += inside_quarter_disc(one.urand64()) + inside_quarter_disc(other.urand64());
-            pool.free_state(other);
-          } else {
-            mine = count_stream(one, samples_per_stream);
-          }
-          pool.free_state(one);
-          total += mine;
-        }),
-        inside);
+    Kokkos::parallel_reduce("nbk::pi::count_inside", Kokkos::RangePolicy<Space>(exec, 0, (streams + 1) / 2),
+                            StreamPairCount<Pool>{pool, streams, samples_per_stream}, inside);
   }
 }
 

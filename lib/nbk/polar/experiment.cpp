@@ -29,6 +29,8 @@ struct Polar : exp::MapSpec<Polar, 1, 4, float> {
   static constexpr const char *scale_words = "rho1 + rho2", *scale_key = "rho_sum";
   template <class Space, class In, class Out>
   static void kernel(const Space& exec, const In& in, const Out& d, Told) { polar::distance_map(exec, in[0], in[1], in[2], in[3], d); }
+  template <class Space, class In, class Out>
+  static void plain_kernel(const Space& exec, const In& in, const Out& d) { polar::plain_distance(exec, in[0], in[1], in[2], in[3], d); }
   static float host_element(float rho1, float theta1, float rho2, float theta2) {
     return polar::distance(rho1, theta1, rho2, theta2);
   }
@@ -47,7 +49,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   e.sizes = {{1000000}};
   e.test_sizes = {{0}, {1}, {2}, {1000}, {1025}};
   const auto host = exp::add_host_loop<Polar>(e, "host", "one host thread, the same device function (std::cos, std::sin), host memory");
-  exp::on_every_space(e, {Polar::Row{"distance"}.against(host)});
+  exp::on_every_space(e, {Polar::Row{"plain"}.against(host).plain_kernel(), Polar::Row{"distance"}.against(host)});
   return e;
 }
 

@@ -9,7 +9,6 @@
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/flop_count.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/math_map.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -35,6 +34,23 @@ KOKKOS_INLINE_FUNCTION T distance(T rho1, T theta1, T rho2, T theta2) {
   return nbk::math::sqrt(dx * dx + dy * dy);
 }
 
+// The document's ufunc as Kokkos' documentation writes it: a RangePolicy (64-bit indices), one
+// element a call, the body in place calling the device function; the tuned form is below.
+template <class Space, class In, class Out>
+void plain_distance(const Space& exec, const In& rho1, const In& theta1, const In& rho2, const In& theta2,
+                    const Out& d) {
+  const std::int64_t n = d.extent(0);
+  Kokkos::parallel_for("nbk::polar::plain", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                       KOKKOS_LAMBDA(const std::int64_t i) { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); });
+}
+
+template <class In, class Out>
+struct DistanceMap {
+  In rho1, theta1, rho2, theta2;
+  Out d;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); }
+};
+
 template <class Space, class In, class Out, class Code = CodeFor<Space>>
 void distance_map(const Space& exec, const In& rho1, const In& theta1, const In& rho2, const In& theta2,
                   const Out& d, Code = {}) {
@@ -43,7 +59,7 @@ void distance_map(const Space& exec, const In& rho1, const In& theta1, const In&
   using T = typename Out::value_type;
   if constexpr (is_gpu_code_v<Code>)
     Kokkos::parallel_for("nbk::polar", range(exec, 0, static_cast<Index>(d.extent(0))),
-                         NBK_LAMBDA(exec, (Index i) { d(i) = distance(rho1(i), theta1(i), rho2(i), theta2(i)); }));
+                         DistanceMap<In, Out>{rho1, theta1, rho2, theta2, d});
   else
     map_in_blocks("nbk::polar", exec, d, [](T r1, T t1, T r2, T t2) { return distance(r1, t1, r2, t2); }, rho1,
                   theta1, rho2, theta2);

@@ -88,7 +88,11 @@ std::vector<Spec::Row> table() {
   const auto prod = [](auto& d) { return product::reduce_product(d.exec, d.x); };
   const auto log_sum = [](auto& d) { return product::reduce_log_sum(d.exec, d.x); };
   const auto cub = [](auto& d) { return d.vendor.product(d.x); };
-  return {Spec::Row{"prod", exp::on_spaces<Spec>(prod)}
+  const auto plain = [](auto& d) { return product::plain_product(d.exec, d.x); };
+  return {Spec::Row{"plain", exp::on_spaces<Spec>(plain)}
+              .moving("parallel_reduce as Kokkos' documentation writes it: a KOKKOS_LAMBDA, Kokkos::Prod into a "
+                      "local double" + resident),
+          Spec::Row{"prod", exp::on_spaces<Spec>(prod)}
               .moving("parallel_reduce with Kokkos::Prod" + resident),
           Spec::Row{"log-sum", exp::on_spaces<Spec>(log_sum)}
               .moving("parallel_reduce of log x_i with Kokkos::Sum" + resident)

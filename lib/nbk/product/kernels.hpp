@@ -12,7 +12,6 @@
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
 #include "nbk/core/host_log.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/reduce.hpp"
 
@@ -26,14 +25,39 @@ constexpr void check_input() {
 }
 }  // namespace detail
 
+// The document's prod_reduce as Kokkos' documentation writes it: a RangePolicy (64-bit indices), a
+// KOKKOS_LAMBDA multiplying x(i) in, Kokkos::Prod into a local double; the tuned form below reduces
+// into a host View (nbk/core/reduce.hpp) from a functor.
+template <class Space, class View>
+double plain_product(const Space& exec, const View& x) {
+  const std::int64_t n = x.extent(0);
+  double result = 1.0;
+  Kokkos::parallel_reduce(
+      "nbk::product::plain", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, double& partial) { partial *= x(i); }, Kokkos::Prod<double>(result));
+  return result;
+}
+
 // prod x_i with the product reducer, Kokkos::Prod (1 for an empty array).
+template <class View>
+struct Product {
+  View x;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, double& partial) const { partial *= x(i); }
+};
+
 template <class Space, class View>
 double reduce_product(const Space& exec, const View& x) {
   detail::check_input<Space, View>();
-  return reduce_into_host<Kokkos::Prod, double>(
-      "nbk::product::prod", range(exec, 0, static_cast<Index>(x.extent(0))),
-      NBK_LAMBDA(exec, (Index i, double& partial) { partial *= x(i); }));
+  return reduce_into_host<Kokkos::Prod, double>("nbk::product::prod", range(exec, 0, static_cast<Index>(x.extent(0))),
+                                                Product<View>{x});
 }
+
+// GPU code's log-sum: one element a thread.
+template <class View>
+struct LogSum {
+  View x;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, double& partial) const { partial += nbk::math::log(x(i)); }
+};
 
 // sum log(x_i): log of the product, without the product's range limits.
 // GPU code: each thread takes one element. Host code: each work item sums a chunk of x with
@@ -46,9 +70,7 @@ double reduce_log_sum(const Space& exec, const View& x, Code = {}) {
   detail::check_input<Space, View>();
   const Index n = static_cast<Index>(x.extent(0));
   if constexpr (is_gpu_code_v<Code>) {
-    return reduce_into_host<Kokkos::Sum, double>(
-        "nbk::product::log_sum", range(exec, 0, n),
-        NBK_LAMBDA(exec, (Index i, double& partial) { partial += nbk::math::log(x(i)); }));
+    return reduce_into_host<Kokkos::Sum, double>("nbk::product::log_sum", range(exec, 0, n), LogSum<View>{x});
   } else {
     using Layout = typename View::array_layout;
     static_assert(std::is_same_v<Layout, Kokkos::LayoutRight> || std::is_same_v<Layout, Kokkos::LayoutLeft>,

@@ -12,7 +12,6 @@
 #include <cstdint>
 
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/multiply_add.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/timer.hpp"
@@ -46,19 +45,27 @@ struct FmaThroughput {
 
 // Each work item of the probe: its chains, `iterations` FMAs each, summed into sums(i).
 template <class Space, class T>
+struct FmaChains {
+  static constexpr int chains = fma_detail::chains<Space, T>();
+  Kokkos::View<double*, typename Space::memory_space> sums;
+  int iterations;
+  T a, b;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    T x[chains];
+    for (int j = 0; j < chains; ++j) x[j] = T(fma_detail::start(i, j));
+    for (int r = 0; r < iterations; ++r)
+      for (int j = 0; j < chains; ++j) x[j] = multiply_add(x[j], a, b);
+    double total = 0;
+    for (int j = 0; j < chains; ++j) total += double(x[j]);
+    sums(i) = total;
+  }
+};
+
+template <class Space, class T>
 void fma_chains(const Space& exec, const Kokkos::View<double*, typename Space::memory_space>& sums,
                 int iterations, T a, T b) {
-  constexpr int chains = fma_detail::chains<Space, T>();
-  Kokkos::parallel_for(
-      "nbk::probe::fma", range(exec, 0, static_cast<Index>(sums.extent(0))), NBK_LAMBDA(exec, (Index i) {
-        T x[chains];
-        for (int j = 0; j < chains; ++j) x[j] = T(fma_detail::start(i, j));
-        for (int r = 0; r < iterations; ++r)
-          for (int j = 0; j < chains; ++j) x[j] = multiply_add(x[j], a, b);
-        double total = 0;
-        for (int j = 0; j < chains; ++j) total += double(x[j]);
-        sums(i) = total;
-      }));
+  Kokkos::parallel_for("nbk::probe::fma", range(exec, 0, static_cast<Index>(sums.extent(0))),
+                       FmaChains<Space, T>{sums, iterations, a, b});
 }
 
 // One probe of T on Space: `items` work items, `iterations` FMAs per chain; best of

@@ -24,7 +24,6 @@
 #include "nbk/core/compat.hpp"
 #include "nbk/core/cuda_check.hpp"
 #include "nbk/core/fill.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/timer.hpp"
 #include "nbk/core/traffic.hpp"
@@ -125,6 +124,29 @@ void vendor_copy(const Space& exec, void* dst, const void* src, std::size_t byte
 namespace probe_detail {
 inline constexpr double scalar = 0.4;
 inline constexpr double a0 = 0.1, b0 = 0.2, c0 = 0.0;
+
+// StreamProbe's kernels, an element a call.
+template <class View>
+struct Copy {
+  View a, c;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const { c(i) = a(i); }
+};
+template <class View>
+struct Triad {
+  View a, b, c;
+  double s;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const { a(i) = b(i) + s * c(i); }
+};
+template <class View>
+struct InPlace {
+  View b;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const { b(i) = b(i) + 1.0; }
+};
+template <class View>
+struct Dot {
+  View a, c;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, double& s) const { s += a(i) * c(i); }
+};
 }  // namespace probe_detail
 
 // Three arrays of doubles in Space's memory and the kernels that stream through them.
@@ -147,30 +169,20 @@ class StreamProbe {
 
   std::int64_t size() const { return static_cast<std::int64_t>(a_.extent(0)); }
 
-  void copy() {
-    const View a = a_, c = c_;
-    Kokkos::parallel_for(
-        "nbk::probe::copy", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i) { c(i) = a(i); }));
-  }
+  void copy() { Kokkos::parallel_for("nbk::probe::copy", range(exec_, 0, size()), probe_detail::Copy<View>{a_, c_}); }
   void triad() {
-    const View a = a_, b = b_, c = c_;
-    const double s = probe_detail::scalar;
-    Kokkos::parallel_for(
-        "nbk::probe::triad", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i) { a(i) = b(i) + s * c(i); }));
+    Kokkos::parallel_for("nbk::probe::triad", range(exec_, 0, size()),
+                         probe_detail::Triad<View>{a_, b_, c_, probe_detail::scalar});
   }
   // An update in place: one array read and written (two streams, no write-allocate).
   void in_place() {
-    const View b = b_;
-    Kokkos::parallel_for(
-        "nbk::probe::in_place", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i) { b(i) = b(i) + 1.0; }));
+    Kokkos::parallel_for("nbk::probe::in_place", range(exec_, 0, size()), probe_detail::InPlace<View>{b_});
     ++in_place_calls_;
   }
   // STREAM's Dot: two arrays read, nothing written that scales with them.
   double dot() {
-    const View a = a_, c = c_;
     double sum = 0;
-    Kokkos::parallel_reduce(
-        "nbk::probe::dot", range(exec_, 0, size()), NBK_LAMBDA(exec_, (Index i, double& s) { s += a(i) * c(i); }), sum);
+    Kokkos::parallel_reduce("nbk::probe::dot", range(exec_, 0, size()), probe_detail::Dot<View>{a_, c_}, sum);
     return sum;
   }
   void memcpy_copy() { vendor_copy(exec_, c_.data(), a_.data(), static_cast<std::size_t>(size()) * sizeof(double)); }

@@ -1,8 +1,9 @@
 // Seed 004: the sums of the rows of a 1000 x 1000 matrix (the document's) and of a 2^14 x 2^12
-// one (ours), in int32 (summed exactly in int64) and float32, as the gufunc sum_row: a team
-// per row, a thread's vector lanes per row (a warp on a GPU) or a thread per row on every
-// space, on a device resident and with transfers, against one host thread; int32 sums exact,
-// float32 within the rounding bound of any order of m - 1 adds against a double reference.
+// one (ours), in int32 (summed exactly in int64) and float32, as the gufunc sum_row: its own
+// loops (plain, adding in double), a team per row, a thread's vector lanes per row (a warp on a
+// GPU) or a thread per row on every space, on a device resident and with transfers, against one
+// host thread; int32 sums exact, float32 within the rounding bound of any order of m - 1 adds
+// against a double reference.
 #include <fmt/format.h>
 
 #include <limits>
@@ -79,6 +80,7 @@ Spec::Row host_row() {
 
 std::vector<Spec::Row> table() {
   const Spec::Row host_int32 = host_row<std::int32_t>(), host_float32 = host_row<float>();
+  const auto plain = [](auto& exec, auto& in, auto& d) { row_sum::plain_row_sums(exec, in[0], d.out); };
   const auto team = [](auto& exec, auto& in, auto& d) { row_sum::team_row_sums(exec, in[0], d.out); };
   const auto vector = [](auto& exec, auto& in, auto& d) { row_sum::vector_row_sums(exec, in[0], d.out); };
   const auto flat = [](auto& exec, auto& in, auto& d) { row_sum::flat_row_sums(exec, in[0], d.out); };
@@ -94,6 +96,7 @@ std::vector<Spec::Row> table() {
         .with_traffic(traffic_in<float>);
   };
   return {host_int32,              host_float32,
+          int32("plain", plain),   float32("plain", plain),
           int32("team", team),     float32("team", team),
           int32("vector", vector), float32("vector", vector),
           int32("flat", flat),     float32("flat", flat)};

@@ -1,7 +1,8 @@
 #pragma once
 // Seed 004's gufunc sum_row, (n,m)->(n): the sum of every row of an int32 or float32 matrix,
-// three ways on a space: a team per row, whose threads add the row together; a thread's vector
-// lanes per row (a warp on a GPU); or a thread per row, adding it alone; and one host thread.
+// the document's way (plain) and three more on a space: a team per row, whose threads add the
+// row together; a thread's vector lanes per row (a warp on a GPU); or a thread per row, adding
+// it alone; and one host thread.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -10,7 +11,6 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 
@@ -31,6 +31,22 @@ using Sum = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
 template <class T, class Memory>
 using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, Memory>;
 
+// The document's sum_row as Kokkos' documentation writes it: a RangePolicy (64-bit indices), a row a
+// call in a KOKKOS_LAMBDA, its columns added in order into tmp = 0. a double, as Numba types it; the
+// tuned forms below are functors adding in Sum<T> (int64, or float32 rounding at every add).
+template <class Space, class A, class S>
+void plain_row_sums(const Space& exec, const A& a, const S& sums) {
+  using Value = typename S::non_const_value_type;
+  const std::int64_t n = a.extent(0);  // rows
+  const std::int64_t m = a.extent(1);
+  Kokkos::parallel_for("nbk::row_sum::plain", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                       KOKKOS_LAMBDA(const std::int64_t i) {
+                         double tmp = 0.0;
+                         for (std::int64_t j = 0; j < m; ++j) tmp += a(i, j);
+                         sums(i) = static_cast<Value>(tmp);
+                       });
+}
+
 namespace detail {
 template <class Space, class A, class S>
 constexpr void check_arguments() {
@@ -48,6 +64,24 @@ constexpr void check_arguments() {
 // int, and a GPU grid is full long before.
 inline constexpr Index max_league = Index{1} << 20;
 
+// The kernels are functors, not lambdas: under nvcc a lambda's host code is called through a
+// wrapper that a host space's loop cannot inline (kokkos/kokkos issue 8141).
+template <class Member, class A, class S>
+struct TeamRowSums {
+  using Value = typename S::non_const_value_type;
+  A a;
+  S sums;
+  Index rows, columns;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    for (Index i = team.league_rank(); i < rows; i += team.league_size()) {
+      Value total = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); }, total);
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { sums(i) = total; });
+    }
+  }
+};
+
 // One team per row: the team's threads reduce the row together (TeamThreadRange), and one
 // thread of the team writes its sum.
 template <class Space, class A, class S>
@@ -55,19 +89,11 @@ void team_row_sums(const Space& exec, const A& a, const S& sums) {
   detail::check_arguments<Space, A, S>();
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
-  using Value = typename S::non_const_value_type;
   const auto rows = static_cast<Index>(a.extent(0)), columns = static_cast<Index>(a.extent(1));
   if (rows == 0) return;
   const int league = static_cast<int>(rows < max_league ? rows : max_league);
-  Kokkos::parallel_for(
-      "nbk::row_sum::team", Policy(exec, league, Kokkos::AUTO), NBK_LAMBDA(exec, (const Member& team) {
-        for (Index i = team.league_rank(); i < rows; i += team.league_size()) {
-          Value total = 0;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); }, total);
-          Kokkos::single(Kokkos::PerTeam(team), [&]() { sums(i) = total; });
-        }
-      }));
+  Kokkos::parallel_for("nbk::row_sum::team", Policy(exec, league, Kokkos::AUTO),
+                       TeamRowSums<Member, A, S>{a, sums, rows, columns});
 }
 
 // The matrix's rows as whole 16-byte packs for GPU code (nbk/core/packed.hpp): a row of p packs
@@ -124,44 +150,54 @@ VectorShape vector_shape_on(const Space& exec, Index rows, Code = {}) {
   return vector_shape(rows, rows_per_team, is_gpu_code_v<Code> ? gpu_lanes : 1);
 }
 
+// A row per thread, summed by the thread's vector lanes: from 16-byte packs where `packed`.
+template <class Member, class A, class Packs, class S>
+struct VectorRowSums {
+  using Value = typename S::non_const_value_type;
+  A a;
+  Packs packs;
+  S sums;
+  bool packed;
+  Index rows, columns, packs_per_row;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Index per_team = team.team_size();
+    const Index stride = row_stride(team.league_size(), per_team);
+    for (Index first = first_row(team.league_rank(), per_team); first < rows; first += stride) {
+      const Index last = first + per_team < rows ? first + per_team : rows;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
+        Value total = 0;
+        if (packed) {
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, packs_per_row),
+              [&](Index c, Value& partial) {
+                const auto v = packs(i * packs_per_row + c);
+                partial += (Value(v.at[0]) + Value(v.at[1])) + (Value(v.at[2]) + Value(v.at[3]));
+              },
+              total);
+        } else {
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); }, total);
+        }
+        Kokkos::single(Kokkos::PerThread(team), [&]() { sums(i) = total; });
+      });
+    }
+  }
+};
+
 template <class Space, class A, class S, class Code = CodeFor<Space>>
 void vector_row_sums(const Space& exec, const A& a, const S& sums, const VectorShape& shape, Code = {}) {
   detail::check_arguments<Space, A, S>();
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
-  using Value = typename S::non_const_value_type;
   static_assert(pack_width<typename A::non_const_value_type> == 4, "rows of 4-byte elements");
   const auto rows = static_cast<Index>(a.extent(0)), columns = static_cast<Index>(a.extent(1));
   if (rows == 0) return;
-  const auto packs = row_packs<Code>(a);
+  using Packs = decltype(row_packs<Code>(a));
+  const Packs packs = row_packs<Code>(a);
   const bool packed = packs.extent(0) > 0;
   const Index packs_per_row = columns / 4;
-  Kokkos::parallel_for(
-      "nbk::row_sum::vector", Policy(exec, shape.league, shape.rows_per_team, shape.lanes),
-      NBK_LAMBDA(exec, (const Member& team) {
-        const Index per_team = team.team_size();
-        const Index stride = row_stride(team.league_size(), per_team);
-        for (Index first = first_row(team.league_rank(), per_team); first < rows; first += stride) {
-          const Index last = first + per_team < rows ? first + per_team : rows;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](Index i) {
-            Value total = 0;
-            if (packed) {
-              Kokkos::parallel_reduce(
-                  Kokkos::ThreadVectorRange(team, packs_per_row),
-                  [&](Index c, Value& partial) {
-                    const auto v = packs(i * packs_per_row + c);
-                    partial += (Value(v.at[0]) + Value(v.at[1])) + (Value(v.at[2]) + Value(v.at[3]));
-                  },
-                  total);
-            } else {
-              Kokkos::parallel_reduce(
-                  Kokkos::ThreadVectorRange(team, columns), [&](Index j, Value& partial) { partial += a(i, j); },
-                  total);
-            }
-            Kokkos::single(Kokkos::PerThread(team), [&]() { sums(i) = total; });
-          });
-        }
-      }));
+  Kokkos::parallel_for("nbk::row_sum::vector", Policy(exec, shape.league, shape.rows_per_team, shape.lanes),
+                       VectorRowSums<Member, A, Packs, S>{a, packs, sums, packed, rows, columns, packs_per_row});
 }
 
 template <class Space, class A, class S, class Code = CodeFor<Space>>
@@ -170,17 +206,25 @@ void vector_row_sums(const Space& exec, const A& a, const S& sums, Code code = {
 }
 
 // One thread per row, adding its row in order.
+template <class A, class S>
+struct FlatRowSums {
+  using Value = typename S::non_const_value_type;
+  A a;
+  S sums;
+  Index columns;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    Value total = 0;
+    for (Index j = 0; j < columns; ++j) total += a(i, j);
+    sums(i) = total;
+  }
+};
+
 template <class Space, class A, class S>
 void flat_row_sums(const Space& exec, const A& a, const S& sums) {
   detail::check_arguments<Space, A, S>();
-  using Value = typename S::non_const_value_type;
   const auto columns = static_cast<Index>(a.extent(1));
-  Kokkos::parallel_for(
-      "nbk::row_sum::flat", range(exec, 0, static_cast<Index>(a.extent(0))), NBK_LAMBDA(exec, (Index i) {
-        Value total = 0;
-        for (Index j = 0; j < columns; ++j) total += a(i, j);
-        sums(i) = total;
-      }));
+  Kokkos::parallel_for("nbk::row_sum::flat", range(exec, 0, static_cast<Index>(a.extent(0))),
+                       FlatRowSums<A, S>{a, sums, columns});
 }
 
 // One host thread over a row-major rows x columns matrix, in index order.

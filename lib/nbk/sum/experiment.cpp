@@ -87,6 +87,10 @@ std::vector<Spec::Row> table() {
   return {
       Spec::Row{"host-loop", exp::on_host<Spec>(host_loop)}
           .moving("one host thread, in index order, float accumulator, on the host array"),
+      Spec::Row{"plain", exp::on_spaces<Spec>([](auto& d) { return sum::plain_sum(d.exec, d.x); })}
+          .moving("parallel_reduce as Kokkos' documentation writes it: a KOKKOS_LAMBDA, Kokkos' launch, into a local "
+                  "float" + resident)
+          .telling(Way::kokkos),
       Spec::Row{"builtin", builtin}
           .moving("parallel_reduce with Kokkos' Sum, float accumulator (on a GPU a launch sized to the device, four "
                   "16-byte loads in flight a thread)" + resident)

@@ -1,5 +1,7 @@
 #pragma once
-// Seed 001's workload: the sum of a float32 array, four ways.
+// Seed 001's workload: the sum of a float32 array, six ways.
+//   plain_sum      the document's cuda.reduce as Kokkos' documentation writes it: parallel_reduce
+//                  with a KOKKOS_LAMBDA into a local float;
 //   host_loop      the document's CPU line: one host thread, float accumulator, in order;
 //   builtin_sum    parallel_reduce with the built-in sum (the document's cuda.reduce); on a
 //                  GPU in a launch sized to the device (launch_for);
@@ -20,7 +22,6 @@
 
 #include "nbk/core/code.hpp"
 #include "nbk/core/compat.hpp"
-#include "nbk/core/lambda.hpp"
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/core/reduce.hpp"
@@ -36,6 +37,19 @@ constexpr void check_input() {
   static_assert(std::is_same_v<typename View::non_const_value_type, float>, "the sums read float32 data");
 }
 }  // namespace detail
+
+// The document's cuda.reduce as Kokkos' documentation writes it: a RangePolicy (64-bit indices), a
+// KOKKOS_LAMBDA adding x(i) into a local float, Kokkos' own launch. The tuned forms below reduce into a
+// host View (nbk/core/reduce.hpp: a scalar result keeps Serial's running sum in memory) from functors.
+template <class Space, class View>
+float plain_sum(const Space& exec, const View& x) {
+  const std::int64_t n = x.extent(0);
+  float result = 0.0f;
+  Kokkos::parallel_reduce(
+      "nbk::sum::plain", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, float& partial) { partial += x(i); }, result);
+  return result;
+}
 
 // One host thread, in index order, accumulating in float (no reassociation: without
 // -ffast-math the compiler must keep the order, so this is also the slow, latency-bound loop).
@@ -161,19 +175,38 @@ struct AddItems {
   KOKKOS_INLINE_FUNCTION void tail(Index j) { sum += x(j); }
 };
 
-// Host code's: a RangePolicy over the elements (a function apart: nvcc refuses some extended
-// lambdas written inside a constexpr-if).
+// Host code's: a RangePolicy over the elements.
+template <class View>
+struct ElementSum {
+  View x;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, float& partial) const { partial += x(i); }
+};
+
 template <class Space, class View>
 float element_sum(const Space& exec, const View& x, Index n) {
-  return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", range(exec, 0, n),
-                                              NBK_LAMBDA(exec, (Index i, float& partial) { partial += x(i); }));
+  return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", range(exec, 0, n), ElementSum<View>{x});
 }
 
 }  // namespace detail
 
+// A thread's share of the GPU code's reduction: the items launch.walk hands thread g, summed in a
+// register, then one partial a thread.
+template <class Member, class Items, class View>
+struct LaunchedSum {
+  Items items;
+  View x;
+  SumLaunch launch;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member, float& partial) const {
+    const Index g = static_cast<Index>(member.league_rank()) * member.team_size() + member.team_rank();
+    detail::AddItems<Items, View> add{items, x};
+    launch.walk(g, add);
+    partial += add.sum;
+  }
+};
+
 // The GPU code's reduction over `items` (x's packs, or x itself), as `launch` says. A team of
-// `launch.block` threads on a GPU; on a host space teams of one thread, `launch.threads` of them. Its name
-// holds nbk::sum::builtin: CI finds the kernel by it in the PTX (tests/ptx_atomics.sh).
+// `launch.block` threads on a GPU; on a host space teams of one thread, `launch.threads` of them. Its kernel's
+// name holds nbk::sum::LaunchedSum: CI finds the kernel by it in the PTX (tests/ptx_atomics.sh).
 template <class Space, class Items, class View>
 float builtin_launched_sum(const Space& exec, const Items& items, const View& x, const SumLaunch& launch) {
   if (launch.threads == 0) return 0.0f;
@@ -181,13 +214,8 @@ float builtin_launched_sum(const Space& exec, const Items& items, const View& x,
   using Member = typename Policy::member_type;
   const int team = is_device_space_v<Space> ? launch.block : 1;
   const Policy policy(exec, static_cast<int>(launch.threads / team), team);
-  return reduce_into_host<Kokkos::Sum, float>(
-      "nbk::sum::builtin", policy, NBK_LAMBDA(exec, (const Member& member, float& partial) {
-        const Index g = static_cast<Index>(member.league_rank()) * member.team_size() + member.team_rank();
-        detail::AddItems<Items, View> add{items, x};
-        launch.walk(g, add);
-        partial += add.sum;
-      }));
+  return reduce_into_host<Kokkos::Sum, float>("nbk::sum::builtin", policy,
+                                              LaunchedSum<Member, Items, View>{items, x, launch});
 }
 
 // The built-in sum; GPU code takes the launch for `shape` (the device's own by default).
@@ -224,12 +252,17 @@ std::string builtin_shape_text(const Space& exec, Index n) {
 }
 
 // parallel_reduce with a double accumulator over the float data.
+template <class View>
+struct DoubleSum {
+  View x;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i, double& partial) const { partial += static_cast<double>(x(i)); }
+};
+
 template <class Space, class View>
 double accurate_sum(const Space& exec, const View& x) {
   detail::check_input<Space, View>();
-  return reduce_into_host<Kokkos::Sum, double>(
-      "nbk::sum::accurate", range(exec, 0, static_cast<Index>(x.extent(0))),
-      NBK_LAMBDA(exec, (Index i, double& partial) { partial += static_cast<double>(x(i)); }));
+  return reduce_into_host<Kokkos::Sum, double>("nbk::sum::accurate", range(exec, 0, static_cast<Index>(x.extent(0))),
+                                               DoubleSum<View>{x});
 }
 
 // ---- blocked summation ----
@@ -261,17 +294,24 @@ KOKKOS_INLINE_FUNCTION float block_partial(const View& x, Index first, Index las
   return acc[0];
 }
 
+// Block b's partial, added in double.
+template <class View>
+struct BlockedSum {
+  View x;
+  Index n;
+  KOKKOS_INLINE_FUNCTION void operator()(Index b, double& partial) const {
+    const Index first = b * blocked::block;
+    const Index last = detail::smaller(n, first + blocked::block);
+    partial += static_cast<double>(block_partial(x, first, last));
+  }
+};
+
 template <class Space, class View>
 double blocked_sum(const Space& exec, const View& x) {
   detail::check_input<Space, View>();
   const Index n = static_cast<Index>(x.extent(0));
   const Index blocks = (n + blocked::block - 1) / blocked::block;
-  return reduce_into_host<Kokkos::Sum, double>(
-      "nbk::sum::blocked", range(exec, 0, blocks), NBK_LAMBDA(exec, (Index b, double& partial) {
-        const Index first = b * blocked::block;
-        const Index last = detail::smaller(n, first + blocked::block);
-        partial += static_cast<double>(block_partial(x, first, last));
-      }));
+  return reduce_into_host<Kokkos::Sum, double>("nbk::sum::blocked", range(exec, 0, blocks), BlockedSum<View>{x, n});
 }
 
 template <class Space>
@@ -380,6 +420,46 @@ int max_team_size(const Space& exec) {
   }
 }
 
+// Team r's sum of its slice into partials(r), through `threads` floats of team scratch (tree_partials).
+template <class Policy, class Packs, class View, class Partials>
+struct TreePartials {
+  using Member = typename Policy::member_type;
+  using Scratch =
+      Kokkos::View<float*, typename Policy::execution_space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+  View x;
+  Packs p;
+  Partials partials;
+  Index n;
+  Index slice;
+  Index width;
+  bool strided;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int t = team.team_rank();
+    const int threads = team.team_size();
+    const TreeShare share = tree_share(tree_range(team.league_rank(), slice, n), t, threads, width > 1, strided);
+
+    float mine = 0.0f;
+    for (Index c = share.pack_first; c < share.pack_end; c += share.step) {
+      const auto v = p(c);
+      mine += (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]);
+    }
+    for (Index i = share.first; i < share.last; i += share.step) mine += x(i);
+
+    Scratch scratch(team.team_scratch(0), threads);
+    scratch(t) = mine;
+    team.team_barrier();
+    for (int width = threads; width > 1;) {
+      const int half = tree_half(width);
+      if (t < width - half) scratch(t) += scratch(t + half);
+      team.team_barrier();
+      width = half;
+    }
+    if (t == 0) partials(team.league_rank()) = scratch(0);
+  }
+};
+
 // partials(r) = sum of team r's slice. Each thread adds its share of the slice in a
 // register (GPU code: strided, so that a warp reads consecutive 16-byte packs of floats; host
 // code: a contiguous chunk), stores it in team scratch, and the team halves the scratch array
@@ -390,8 +470,6 @@ void tree_partials(const Space& exec, const View& x, const Partials& partials, i
   detail::check_input<Space, View>();
   static_assert(Kokkos::SpaceAccessibility<Space, typename Partials::memory_space>::accessible);
   using Policy = Kokkos::TeamPolicy<Space>;
-  using Member = typename Policy::member_type;
-  using Scratch = Kokkos::View<float*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
   const Index n = static_cast<Index>(x.extent(0));
   const int league = static_cast<int>(partials.extent(0));
@@ -402,37 +480,22 @@ void tree_partials(const Space& exec, const View& x, const Partials& partials, i
   const auto p = packs_of<Code>(x);
   const Index width = p.extent(0) > 0 ? pack_width<float> : 1;
   const Index slice = tree_slice(n, league, width);
-  // A plain bool, not `if constexpr` in the lambda: nvcc rejects a lambda whose first use of
-  // a captured variable sits inside a constexpr-if.
   const bool strided = is_gpu_code_v<Code>;
-  const auto policy =
-      Policy(exec, league, team_size).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size)));
+  using Kernel = TreePartials<Policy, PacksOf<View>, View, Partials>;
+  const auto policy = Policy(exec, league, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(team_size)));
 
-  Kokkos::parallel_for(
-      "nbk::sum::tree_partials", policy, NBK_LAMBDA(exec, (const Member& team) {
-        const int t = team.team_rank();
-        const int threads = team.team_size();
-        const TreeShare share = tree_share(tree_range(team.league_rank(), slice, n), t, threads, width > 1, strided);
-
-        float mine = 0.0f;
-        for (Index c = share.pack_first; c < share.pack_end; c += share.step) {
-          const auto v = p(c);
-          mine += (v.at[0] + v.at[1]) + (v.at[2] + v.at[3]);
-        }
-        for (Index i = share.first; i < share.last; i += share.step) mine += x(i);
-
-        Scratch scratch(team.team_scratch(0), threads);
-        scratch(t) = mine;
-        team.team_barrier();
-        for (int width = threads; width > 1;) {
-          const int half = tree_half(width);
-          if (t < width - half) scratch(t) += scratch(t + half);
-          team.team_barrier();
-          width = half;
-        }
-        if (t == 0) partials(team.league_rank()) = scratch(0);
-      }));
+  Kokkos::parallel_for("nbk::sum::tree_partials", policy, Kernel{x, p, partials, n, slice, width, strided});
 }
+
+namespace detail {
+// The sum of the tree's partials, on the space (TreeSum::finish_on_device).
+template <class Partials>
+struct PartialsSum {
+  Partials partials;
+  KOKKOS_INLINE_FUNCTION void operator()(Index r, float& partial) const { partial += partials(r); }
+};
+}  // namespace detail
 
 // The tree with its partials array allocated once, so that timed calls allocate nothing.
 template <class Space, class Code = CodeFor<Space>>
@@ -463,10 +526,9 @@ class TreeSum {
   template <class View>
   float finish_on_device(const View& x) {
     tree_partials(exec_, x, partials_, shape_.team_size, Code{});
-    const Partials partials = partials_;
-    return reduce_into_host<Kokkos::Sum, float>(
-        "nbk::sum::tree_finish", range(exec_, 0, static_cast<Index>(shape_.league)),
-        NBK_LAMBDA(exec_, (Index r, float& partial) { partial += partials(r); }));
+    return reduce_into_host<Kokkos::Sum, float>("nbk::sum::tree_finish",
+                                                range(exec_, 0, static_cast<Index>(shape_.league)),
+                                                detail::PartialsSum<Partials>{partials_});
   }
 
  private:

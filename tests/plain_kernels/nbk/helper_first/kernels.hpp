@@ -1,0 +1,11 @@
+// A helper of ours launching before the plain kernel: fails.
+template <class Space, class X, class Y>
+void twice(const Space& exec, const X& x, const Y& y) {
+  map_each("nbk::helper_first", exec, y, x, x, Plus{});
+}
+
+template <class Space, class X, class Y>
+void plain_twice(const Space& exec, const X& x, const Y& y) {
+  Kokkos::parallel_for("nbk::helper_first::plain", Kokkos::RangePolicy<Space>(exec, 0, y.extent(0)),
+                       KOKKOS_LAMBDA(const std::int64_t i) { y(i) = 2 * x(i); });
+}

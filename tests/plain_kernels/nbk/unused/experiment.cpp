@@ -1,0 +1,2 @@
+// plain_twice(exec, x, y) in a comment is no row
+int rows() { return twice(exec, x, y); }

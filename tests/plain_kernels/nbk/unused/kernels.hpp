@@ -1,0 +1,6 @@
+// A plain kernel no row calls: fails.
+template <class Space, class X, class Y>
+void plain_twice(const Space& exec, const X& x, const Y& y) {
+  Kokkos::parallel_for("nbk::unused::plain", Kokkos::RangePolicy<Space>(exec, 0, y.extent(0)),
+                       KOKKOS_LAMBDA(const std::int64_t i) { y(i) = 2 * x(i); });
+}
