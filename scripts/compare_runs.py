@@ -4,6 +4,11 @@
   scripts/compare_runs.py capture BUILD_DIR OUT_DIR   run each program once: OUT_DIR/<name>.txt and <name>.json
   scripts/compare_runs.py compare BEFORE_DIR AFTER_DIR  exit 1 if any table's non-timing columns, any JSON key or
                                                         any non-timing JSON value differs
+  scripts/compare_runs.py rows BEFORE_DIR AFTER_DIR ADDED  the JSON rows matched by (variant, space, size): exit 1
+                                                        if a row of BEFORE is missing from AFTER or differs in a
+                                                        non-timing value, or AFTER adds a row whose variant does
+                                                        not match the regex ADDED (a change that adds rows:
+                                                        every other row unchanged)
 
 What counts as timing: table columns of times, rates, fractions, the ceilings' rates and the crossover's winner;
 JSON values of keys ending in _s, rates, fractions, speed-ups, the level and floor that bind a row (which of
@@ -132,7 +137,47 @@ def compare(before, after):
     return 1 if differences else 0
 
 
+def results_by_row(path):
+    """(variant, space, size) -> the row's non-timing values, of one program's JSON."""
+    with open(path) as f:
+        data = json.load(f)
+    rows = {}
+    for r in data.get("results", []):
+        key = (str(r.get("variant")), str(r.get("space")), json.dumps(r.get("size")))
+        rows[key] = {k: v for k, v in flatten(r) if v is not None}
+    return rows
+
+
+def compare_rows(before, after, added):
+    differences, kept, new = 0, 0, 0
+    for name in sorted(f[:-5] for f in os.listdir(before) if f.endswith(".json")):
+        path = os.path.join(after, name + ".json")
+        if not os.path.exists(path):
+            differences += 1
+            print(f"{name}: no JSON after")
+            continue
+        old, now = results_by_row(os.path.join(before, name + ".json")), results_by_row(path)
+        for key in sorted(set(old) - set(now)):
+            differences += 1
+            print(f"{name}: {' '.join(key)}: gone")
+        for key in sorted(set(now) - set(old)):
+            new += 1
+            if not re.search(added, key[0]):
+                differences += 1
+                print(f"{name}: {' '.join(key)}: added, and not a row the change adds ({added})")
+        for key in sorted(set(old) & set(now)):
+            kept += 1
+            bad = sorted(k for k in set(old[key]) | set(now[key]) if old[key].get(k) != now[key].get(k))
+            if bad:
+                differences += 1
+                print(f"{name}: {' '.join(key)}: " + ", ".join(f"{k}: {old[key].get(k)!r} -> {now[key].get(k)!r}" for k in bad[:4]))
+    print(f"{kept} rows in both, {new} added; " + ("every row unchanged" if differences == 0 else f"{differences} differences"))
+    return 1 if differences else 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "rows":
+        sys.exit(compare_rows(*sys.argv[2:]))
     if len(sys.argv) != 4 or sys.argv[1] not in ("capture", "compare"):
         sys.exit(__doc__)
     if sys.argv[1] == "capture":

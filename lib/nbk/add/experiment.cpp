@@ -45,7 +45,7 @@ exp::Experiment experiment(const exp::Notes& notes) {
   exp::Experiment e = exp::map_experiment<Add>(notes);
   e.sizes = {{4}, {16}, {100000}, {std::int64_t{1} << 24}};
   e.test_sizes = {{0}, {1}, {4}, {127}, {3841}, {100000}};
-  e.bench_sizes = {{16}, {100000}, {std::int64_t{1} << 24}};
+  e.bench_sizes = {{4}, {16}, {100000}, {std::int64_t{1} << 24}};  // 4: the cost of a launch
   const auto i64 = exp::add_host_loop<Add, std::int64_t>(e, "host-i64", "one host thread, host memory");
   const auto f32 = exp::add_host_loop<Add, float>(e, "host-f32", "one host thread, host memory");
   using Row = Add::Row;
