@@ -32,7 +32,7 @@ RULES = [
      "Kokkos 5.2 removes the CUDA_LAMBDA, LDG_INTRINSIC and UVM options (their macros go with them)"),
     ("deprecated in 4", re.compile(r"\b(?:in_parallel|is_asynchronous|detect_device_count|detect_device_arch"
                                    r"|atomic_query_version|is_layouttiled|TaskScheduler|BasicFuture|task_spawn"
-                                   r"|host_spawn|Experimental::swap)\b"
+                                   r"|host_spawn|Experimental::swap|atomic_increment|atomic_decrement)\b"
                                    r"|\bKokkos::vector\b|CudaUVMSpace::available|::Rank\b(?!\s*<)"),
      "deprecated in Kokkos 4 (gone with Kokkos_ENABLE_DEPRECATED_CODE_4=OFF, 5.0's default; removed in 5.2)"),
 ]

@@ -45,7 +45,7 @@ void plain_histogram(const Space& exec, const X& x, const Bins& bins, const H& h
   Kokkos::deep_copy(exec, histogram, Count(0));
   Kokkos::parallel_for("nbk::histogram::plain", Policy(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
     const int bin = bin_of(x(i), bins);
-    if (bin >= 0) Kokkos::atomic_increment(&histogram(bin));
+    if (bin >= 0) Kokkos::atomic_add(&histogram(bin), Count{1});
   });
 }
 
