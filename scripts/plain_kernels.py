@@ -16,6 +16,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from prose_literals import strip_comments  # noqa: E402  (comments blanked, strings and lines kept)
+
 LAUNCH = re.compile(r"Kokkos::parallel_(?:for|reduce|scan)\s*\(")
 # The project's helpers that launch a kernel: none may come before the plain kernel.
 HELPER = re.compile(r"\b(?:reduce_into_host|map_each|update_each|map_elements|map_in_blocks|for_each_index)\s*[<(]")
@@ -23,32 +26,6 @@ POLICY = re.compile(r"Kokkos::(?:RangePolicy|MDRangePolicy|TeamPolicy)\s*<")
 LABEL = re.compile(r'^\s*"([^"]*)"')
 # A function definition at namespace scope: its name before the parameters, at the start of a line.
 FUNCTION = re.compile(r"^(?:template\s*<[^\n]*>\s*\n)?[A-Za-z_][\w:<>, ]*?\b([A-Za-z_]\w*)\s*\([^;]*?\)\s*\{", re.M)
-
-
-def without_comments(text):
-    """The text with // and /* */ comments blanked (same length, so offsets keep their lines); strings kept."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif text[i] == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
 
 
 def call_text(code, start):
@@ -64,7 +41,7 @@ def plain_kernel(folder, workload):
     """(line, function, label) of the folder's plain kernel, or a sentence saying why there is none."""
     path = os.path.join(folder, "kernels.hpp")
     with open(path, encoding="utf-8") as f:
-        code = without_comments(f.read())
+        code = strip_comments(f.read())
     launch = LAUNCH.search(code)
     if not launch:
         return "no Kokkos::parallel_for or parallel_reduce at all"
@@ -86,7 +63,7 @@ def plain_kernel(folder, workload):
     if not POLICY.search(body + args):
         return f"line {line}: the first launch ({label.group(1)}) names no Kokkos policy in {function.group(1)}"
     with open(os.path.join(folder, "experiment.cpp"), encoding="utf-8") as f:
-        statement = without_comments(f.read())
+        statement = strip_comments(f.read())
     if not re.search(r"\b" + re.escape(function.group(1)) + r"\s*[(<]", statement):
         return f"line {line}: {function.group(1)} ({label.group(1)}) is called by no row of experiment.cpp"
     return line, function.group(1), label.group(1)
