@@ -16,15 +16,16 @@ import statistics
 import sys
 
 MAX_NAMES, MEDIAN_NAMES, MAX_LINES, MAP_CODE_LINES = 12, 9, 160, 47
+KERNELS = ("kernels.hpp", "tuned.hpp")  # the document's kernels and the tuned forms beside them
 NAME = re.compile(r"(?<![A-Za-z0-9_])exp::([A-Za-z_]+)")
 
 
 def budget(folder):
-    """The distinct model names of the statement, of its whole folder (kernels.hpp aside), the statement's lines,
+    """The distinct model names of the statement, of its whole folder (its kernels aside), the statement's lines,
     and its lines of code where it is element-wise (None where not)."""
     statement, folder_names, code = set(), set(), None
     for entry in sorted(os.listdir(folder)):
-        if entry.endswith((".cpp", ".hpp")) and entry != "kernels.hpp":
+        if entry.endswith((".cpp", ".hpp")) and entry not in KERNELS:
             with open(os.path.join(folder, entry), encoding="utf-8") as f:
                 text = f.read()
             folder_names.update(NAME.findall(text))

@@ -11,6 +11,7 @@
 
 #include "nbk/counter/kernels.hpp"
 #include "nbk/histogram/kernels.hpp"
+#include "nbk/histogram/tuned.hpp"
 #include "map.hpp"
 #include "spaces.hpp"
 

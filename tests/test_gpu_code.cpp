@@ -31,11 +31,14 @@
 #include "nbk/core/verify.hpp"
 #include "nbk/gaussian/kernels.hpp"
 #include "nbk/histogram/kernels.hpp"
+#include "nbk/histogram/tuned.hpp"
 #include "nbk/polar/kernels.hpp"
 #include "nbk/product/kernels.hpp"
 #include "nbk/row_sum/kernels.hpp"
+#include "nbk/row_sum/tuned.hpp"
 #include "nbk/sin_exp/kernels.hpp"
 #include "nbk/sum/kernels.hpp"
+#include "nbk/sum/tuned.hpp"
 #include "spaces.hpp"
 
 namespace {

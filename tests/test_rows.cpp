@@ -15,6 +15,7 @@
 
 #include "nbk/l2_norm/kernels.hpp"
 #include "nbk/row_sum/kernels.hpp"
+#include "nbk/row_sum/tuned.hpp"
 #include "spaces.hpp"
 
 namespace {

@@ -16,6 +16,7 @@
 #include "nbk/core/random_data.hpp"
 #include "nbk/sum/kernels.hpp"
 #include "nbk/sum/accuracy.hpp"
+#include "nbk/sum/tuned.hpp"
 #include "spaces.hpp"
 
 namespace {

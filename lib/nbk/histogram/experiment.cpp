@@ -19,6 +19,7 @@
 #include "nbk/experiment/arrays.hpp"
 #include "nbk/histogram/kernels.hpp"
 #include "nbk/histogram/problem.hpp"
+#include "nbk/histogram/tuned.hpp"
 
 namespace nbk::histogram {
 

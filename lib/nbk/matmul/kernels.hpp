@@ -6,6 +6,8 @@
 // memory (CUDA's shared memory), waits at a barrier, and multiplies them out of scratch, so
 // every element it loads from A or B is used by a whole row or column of the tile.
 // host_matmul: one host thread, i-k-j order (the inner loop runs along rows of B and C).
+// The tuned form, register_tiled (register tiles of C on a GPU), is in register_tiled.hpp; the
+// vendor's GEMM in vendor.hpp.
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
@@ -131,6 +133,8 @@ struct ElementDot {
   }
 };
 
+// The document's kernel (cuda.grid(2), one element of C a thread) launched through our range();
+// the same kernel as plain_matmul, so it stays here, not among the tuned forms.
 template <class Space, class A, class B, class C>
 void naive(const Space& exec, const A& a, const B& b, const C& c) {
   check_matmul_arguments<Space>(a, b, c);
@@ -375,6 +379,8 @@ void launch_tiles(const Space& exec, const A& a, const B& b, const C& c, const c
 
 // C = A B in tiles staged in team scratch: the GPU's shared-memory tiles (GpuTileShape) or the
 // host's register blocks over panels (HostTileShape), as Code says (by default the space's own).
+// The textbook shared-memory tiled matmul, its tile shapes chosen for the code: it stays here with
+// the document's kernels; register_tiled (register_tiled.hpp) is its tuned form.
 template <class Space, class A, class B, class C, class Code = CodeFor<Space>>
 void tiled(const Space& exec, const A& a, const B& b, const C& c, Code = {}) {
   check_matmul_arguments<Space>(a, b, c);

@@ -315,6 +315,7 @@ void launch_register_tiles(const Space& exec, const A& a, const B& b, const C& c
 }  // namespace detail
 
 // C = A B in register tiles (GpuRegisterTileShape) for GPU code; host code is tiled's.
+// Tuned form: register_tiled: 8 x 4 of C a GPU thread in registers, 16-byte loads, double buffers; gains on a GPU.
 template <class Space, class A, class B, class C, class Code = CodeFor<Space>>
 void register_tiled(const Space& exec, const A& a, const B& b, const C& c, Code = {}) {
   check_matmul_arguments<Space>(a, b, c);

@@ -20,6 +20,7 @@
 #include "nbk/experiment/arrays.hpp"
 #include "nbk/row_sum/kernels.hpp"
 #include "nbk/row_sum/problem.hpp"
+#include "nbk/row_sum/tuned.hpp"
 
 namespace nbk::row_sum {
 

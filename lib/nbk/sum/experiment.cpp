@@ -16,6 +16,7 @@
 #include "nbk/sum/kernels.hpp"
 #include "nbk/sum/problem.hpp"
 #include "nbk/sum/reference.hpp"
+#include "nbk/sum/tuned.hpp"
 
 namespace nbk::sum {
 
