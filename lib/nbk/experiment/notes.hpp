@@ -26,6 +26,10 @@
 //   why those variants' device rows cannot reach the device's memcpy bandwidth, as far as it is
 //   established; exp::build gives it to every variant it names, and refuses a name that is no
 //   variant of the experiment.
+//
+//   ## Tuned forms
+//   each tuned form of the folder (tuned.hpp) against the plain row, measured, with the machine: read
+//   by scripts/tuned_forms.py (ctest lint.tuned_forms), not printed.
 #include <string>
 #include <string_view>
 #include <type_traits>

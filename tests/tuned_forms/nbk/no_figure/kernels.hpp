@@ -1,0 +1,4 @@
+#pragma once
+// fixture: the document's kernels
+
+void plain_twice() {}
