@@ -16,6 +16,7 @@
 #include "nbk/core/math_map.hpp"
 #include "nbk/gaussian/kernels.hpp"
 #include "nbk/mat_add/kernels.hpp"
+#include "nbk/mat_add/tuned.hpp"
 #include "nbk/polar/kernels.hpp"
 #include "nbk/sin_exp/kernels.hpp"
 #include "map.hpp"

@@ -5,6 +5,7 @@
 // with transfers, against two nested loops on one host thread.
 #include "nbk/experiment/elementwise.hpp"
 #include "nbk/mat_add/kernels.hpp"
+#include "nbk/mat_add/tuned.hpp"
 
 namespace nbk::mat_add {
 
