@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prose_literals import strip_comments  # noqa: E402  (comments blanked, strings and lines kept)
+from workload_lint import run, verdict  # noqa: E402
 
 LAUNCH = re.compile(r"Kokkos::parallel_(?:for|reduce|scan)\s*\(")
 # The project's helpers that launch a kernel: none may come before the plain kernel.
@@ -100,23 +101,8 @@ def main(lib, expect_missing=None):
             print(f"{workload}: {where}: {found}")
         else:
             print(f"{workload}: {where}:{found[0]} {found[1]} ({found[2]})")
-    if expect_missing is not None:
-        if sorted(missing) != sorted(expect_missing):
-            print(f"expected exactly {sorted(expect_missing)} to fail, got {missing}", file=sys.stderr)
-            return 1
-        return 0
-    if missing:
-        print(f"{len(missing)} workload(s) without a plain kernel first in kernels.hpp", file=sys.stderr)
-    return 1 if missing else 0
+    return verdict(missing, expect_missing, "without a plain kernel first in kernels.hpp")
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if args[:1] == ["--expect-missing"] and "--" in args:
-        cut = args.index("--")
-        if len(args) != cut + 2:
-            sys.exit(__doc__)
-        sys.exit(main(args[cut + 1], args[1:cut]))
-    if len(args) != 1:
-        sys.exit(__doc__)
-    sys.exit(main(args[0]))
+    run(main, __doc__)

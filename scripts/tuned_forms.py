@@ -24,6 +24,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from workload_lint import run, verdict  # noqa: E402
+
 MARKER = re.compile(r"^\s*// Tuned form: ([A-Za-z_]\w*): \S", re.M)
 # A figure measured: a factor (1.8x, 0.97x) or a percentage (+12%), beside the plain row it is against.
 FIGURE = re.compile(r"\b\d+(?:\.\d+)?x\b|[+-]?\b\d+(?:\.\d+)?%")
@@ -117,23 +120,8 @@ def main(lib, expect_missing=None):
             print(line)
         if problems:
             failed.append(workload)
-    if expect_missing is not None:
-        if sorted(failed) != sorted(expect_missing):
-            print(f"expected exactly {sorted(expect_missing)} to fail, got {failed}", file=sys.stderr)
-            return 1
-        return 0
-    if failed:
-        print(f"{len(failed)} workload(s) with a tuned form not measured against its plain row", file=sys.stderr)
-    return 1 if failed else 0
+    return verdict(failed, expect_missing, "with a tuned form not measured against its plain row")
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if args[:1] == ["--expect-missing"] and "--" in args:
-        cut = args.index("--")
-        if len(args) != cut + 2:
-            sys.exit(__doc__)
-        sys.exit(main(args[cut + 1], args[1:cut]))
-    if len(args) != 1:
-        sys.exit(__doc__)
-    sys.exit(main(args[0]))
+    run(main, __doc__)
