@@ -233,9 +233,33 @@ void rows_json(const Experiment& e, const Runs& runs, const Probes& probes, nloh
 // measured in a slow moment before the rows bounds no row run in a fast one.
 constexpr double ceilings_after_rows_s = 10;
 
-void ceilings_after_rows(Request& r, Probes& probes, double rows_s) {
-  if (rows_s < ceilings_after_rows_s || ranks::count() > 1 || probes.empty()) return;
-  refresh_ceilings(probes, r.probe_file, r.probe_elements, 0);
+// How often a space's ceilings are measured again, right after the rows, while a row of it is above
+// them: the row ran in a faster moment than every probe so far (on the development VM the same
+// serial read-only ceiling measured 12.9 and 22.0 GB/s minutes apart), or it is a bug in its bytes
+// or the probe, which the row's "% of limit" above 100 then shows (tools/nbk-check-ceilings fails).
+constexpr int ceilings_after_breach = 2;
+
+// The spaces with a row above its memory or FMA ceiling (a link's rates are probed once).
+std::set<std::string> spaces_above_ceiling(const Experiment& e, const Runs& runs, const Probes& probes) {
+  std::set<std::string> spaces;
+  for (const Result& result : runs.results) {
+    const Limit limit = limit_of(e, result, probes);
+    if (limit.fraction && *limit.fraction > 1.0 && limit.roof != "link")
+      spaces.insert(reference_space(*result.variant));
+  }
+  return spaces;
+}
+
+void ceilings_after_rows(const Experiment& e, Request& r, const Runs& runs, Probes& probes, double rows_s) {
+  if (ranks::count() > 1 || probes.empty()) return;
+  if (rows_s >= ceilings_after_rows_s) refresh_ceilings(probes, r.probe_file, r.probe_elements, 0);
+  for (int again = 0; again < ceilings_after_breach; ++again) {
+    const std::set<std::string> above = spaces_above_ceiling(e, runs, probes);
+    if (above.empty()) return;
+    for (const std::string& space : above)
+      std::cerr << "a row on " << space << " is above its ceiling: measuring them again ...\n";
+    refresh_ceilings(probes, r.probe_file, r.probe_elements, 0, above);
+  }
 }
 
 // The probes, the results table with its legend, and the experiment's prose.
@@ -313,7 +337,8 @@ int run(const Experiment& e, Request& r, bool kokkos_up) {
   const auto rows_start = std::chrono::steady_clock::now();
   Runs runs = run_every_size(e, r, probes, doc);
   if (!runs.stop && kokkos_up)
-    ceilings_after_rows(r, probes, std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count());
+    ceilings_after_rows(e, r, runs, probes,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count());
   doc["probes"] = probes_json(probes);
   rows_json(e, runs, probes, doc);
   print_runs(e, r, runs, probes);

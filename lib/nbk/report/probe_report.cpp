@@ -125,12 +125,15 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
   return probes;
 }
 
-void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, double older_than_s) {
+void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, double older_than_s,
+                      const std::set<std::string>& only) {
   Probes refreshed;
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
-    const auto found = probes.find(std::string(space_name<Space>()));
-    if (found == probes.end() || now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= older_than_s)
+    const std::string name(space_name<Space>());
+    const auto found = probes.find(name);
+    if (found == probes.end() || (!only.empty() && !only.count(name)) ||
+        now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= older_than_s)
       return;
     std::cerr << "probing " << found->first << "'s ceilings again ...\n";
     const Region region("nbk::probe::" + found->first);  // as probe_spaces' (docs/profiling.md)
