@@ -26,6 +26,7 @@ int main(int argc, char* argv[]) {
 
   nbk::bench::register_all();
   nbk::bench::register_math();
+  nbk::bench::register_bounds();
   benchmark::RunSpecifiedBenchmarks();
   nbk::bench::release_problems();
   benchmark::Shutdown();
