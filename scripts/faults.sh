@@ -194,7 +194,7 @@ FAULTS = [
 ]
 
 # Beyond the two of each workload: GPU code's packs (run on the host spaces by the *_gpu_code
-# suites) and mat_add's streaming row.
+# suites), mat_add's streaming row and l2_norm's blocked form.
 FAULTS += [
   ("add_one", "dropped-gpu-code", K + "core/packed.hpp",
    "range(exec, 0, packs + (n > packs * width)), UpdatePacks<View, F>{v, p, packs, n, f});",
@@ -220,6 +220,14 @@ FAULTS += [
    "  for (; i < n; ++i) c[i] = a[i] + b[i];\n",
    "  for (; i < n; ++i) c[i] = a[i] + b[i > 0 && i + 1 == n ? i - 1 : i];\n",
    "mat_add_streaming: a block's last element (in the scalar tail) adds the b before it"),
+  ("l2_norm", "dropped-blocked", K + "l2_norm/tuned.hpp",
+   "norms_of_rows<Acc, Columns>(a + first * Columns, norms + first, static_cast<int>(count));",
+   "norms_of_rows<Acc, Columns>(a + first * Columns, norms + first, static_cast<int>(count - (first + count == rows)));",
+   "blocked_row_norms: the last block one row short, the matrix's last norm not written"),
+  ("l2_norm", "doubled-blocked", K + "l2_norm/tuned.hpp",
+   "      acc += x * x;\n    }\n    norms[r]",
+   "      acc += x * x;\n      if (j == 0) acc += x * x;\n    }\n    norms[r]",
+   "blocked_row_norms: a row's first square added twice"),
 ]
 
 # Issue 53: per team kernel, a thread mapping wrong only at a GPU's shapes (a team of 256, a league of

@@ -8,12 +8,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
 
 #include "nbk/l2_norm/kernels.hpp"
+#include "nbk/l2_norm/tuned.hpp"
 #include "nbk/row_sum/kernels.hpp"
 #include "nbk/row_sum/tuned.hpp"
 #include "spaces.hpp"
@@ -212,6 +214,44 @@ void expect_known_norms() {
 TYPED_TEST(Rows, NormsOfKnownVectors) {
   expect_known_norms<TypeParam, double>();
   expect_known_norms<TypeParam, float>();
+}
+
+template <class Space, class Acc, class Code>
+std::vector<float> blocked_norms_on(Index rows, Index columns, const std::vector<float>& values) {
+  return per_row<Space>(
+      [](const Space& exec, const auto& a, const auto& norms) {
+        nbk::l2_norm::blocked_row_norms<Acc>(exec, a, norms, Code{});
+      },
+      rows, columns, values, std::numeric_limits<float>::quiet_NaN());
+}
+
+// The tuned form gives row_norms' bits: its host code's blocks of 256 rows of 2 or 3 components
+// (one block, several, a short last one, fewer rows than a vector's lanes), the shapes it leaves to
+// row_norms (1 and 4 components), and its GPU code, on every space.
+template <class Space, class Acc>
+void expect_blocked_norms_are_row_norms() {
+  std::mt19937 engine(5);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (const Index rows : {0, 1, 7, 8, 9, 255, 256, 257, 1001})
+    for (const Index columns : {1, 2, 3, 4}) {
+      std::vector<float> values(static_cast<std::size_t>(rows * columns));
+      for (auto& x : values) x = normal(engine);
+      if (!values.empty()) values[0] = 1e30f;  // a square beyond float32 (inf with a float accumulator)
+      const std::vector<float> expected = norms_on<Space, Acc>(rows, columns, values);
+      const auto same = [&](const std::vector<float>& got, const char* code) {
+        ASSERT_EQ(got.size(), expected.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+          EXPECT_EQ(std::memcmp(&got[i], &expected[i], sizeof(float)), 0)
+              << code << ", " << rows << " x " << columns << ", row " << i << ": " << got[i] << " against " << expected[i];
+      };
+      same(blocked_norms_on<Space, Acc, nbk::CodeFor<Space>>(rows, columns, values), "the space's own code");
+      same(blocked_norms_on<Space, Acc, nbk::GpuCode>(rows, columns, values), "GPU code");
+    }
+}
+
+TYPED_TEST(Rows, BlockedNormsAreRowNormsBitForBit) {
+  expect_blocked_norms_are_row_norms<TypeParam, double>();
+  expect_blocked_norms_are_row_norms<TypeParam, float>();
 }
 
 // (1e30, 1e30, 0): its norm 1.41e30 is a float32, its squares are not (above 3.4e38).

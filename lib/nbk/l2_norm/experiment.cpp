@@ -17,6 +17,7 @@
 #include "nbk/experiment/notes.hpp"
 #include "nbk/experiment/arrays.hpp"
 #include "nbk/l2_norm/kernels.hpp"
+#include "nbk/l2_norm/tuned.hpp"
 
 namespace nbk::l2_norm {
 
@@ -131,11 +132,13 @@ std::vector<Spec::Row> table() {
   const auto plain = [](auto& exec, auto& in, auto& d) { l2_norm::plain_l2_norm(exec, in[0], d.out); };
   const auto double_acc = [](auto& exec, auto& in, auto& d) { l2_norm::row_norms<double>(exec, in[0], d.out); };
   const auto float_acc = [](auto& exec, auto& in, auto& d) { l2_norm::row_norms<float>(exec, in[0], d.out); };
+  const auto blocked = [](auto& exec, auto& in, auto& d) { l2_norm::blocked_row_norms<double>(exec, in[0], d.out); };
   return {
       host,
       Row{"plain", exp::on_spaces<Spec>(plain)}.against(host),
       Row{"double-acc", exp::on_spaces<Spec>(double_acc)}.against(host),
       Row{"float-acc", exp::on_spaces<Spec>(float_acc)}.telling(Spec::Told::in_float()).against(host),
+      Row{"blocked", exp::on_spaces<Spec>(blocked)}.against(host),
   };
 }
 

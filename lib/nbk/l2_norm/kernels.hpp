@@ -54,13 +54,21 @@ struct RowNorms {
   }
 };
 
+// What every row-norm kernel takes: rank-2 float rows and rank-1 float norms its space can reach.
 template <class Acc, class Space, class A, class N>
-void row_norms(const Space& exec, const A& a, const N& norms) {
+constexpr void check_rows_arguments() {
   static_assert(std::is_same_v<Acc, float> || std::is_same_v<Acc, double>);
   static_assert(Kokkos::is_view<A>::value && A::rank == 2, "the rows must be a rank-2 View");
+  static_assert(std::is_same_v<typename A::non_const_value_type, float>, "the rows are float32");
   static_assert(Kokkos::SpaceAccessibility<Space, typename A::memory_space>::accessible,
                 "the matrix's memory is not accessible from this execution space");
   check_1d_arguments<Space, N>();
+  static_assert(std::is_same_v<typename N::non_const_value_type, float>, "the norms are float32");
+}
+
+template <class Acc, class Space, class A, class N>
+void row_norms(const Space& exec, const A& a, const N& norms) {
+  check_rows_arguments<Acc, Space, A, N>();
   const auto columns = static_cast<Index>(a.extent(1));
   Kokkos::parallel_for(
       std::is_same_v<Acc, double> ? "nbk::l2_norm::double_acc" : "nbk::l2_norm::float_acc",
