@@ -194,7 +194,7 @@ FAULTS = [
 ]
 
 # Beyond the two of each workload: GPU code's packs (run on the host spaces by the *_gpu_code
-# suites), mat_add's streaming row and l2_norm's blocked form.
+# suites), mat_add's streaming row, the float32 row sums' lanes and l2_norm's blocked form.
 FAULTS += [
   ("add_one", "dropped-gpu-code", K + "core/packed.hpp",
    "range(exec, 0, packs + (n > packs * width)), UpdatePacks<View, F>{v, p, packs, n, f});",
@@ -220,6 +220,10 @@ FAULTS += [
    "  for (; i < n; ++i) c[i] = a[i] + b[i];\n",
    "  for (; i < n; ++i) c[i] = a[i] + b[i > 0 && i + 1 == n ? i - 1 : i];\n",
    "mat_add_streaming: a block's last element (in the scalar tail) adds the b before it"),
+  ("row_sum", "dropped-lanes", K + "row_sum/tuned.hpp",
+   "total += sum::block_partial(x, first, end - first < sum::blocked::block ? end : first + sum::blocked::block);",
+   "total += sum::block_partial(x, first, end - first < sum::blocked::block ? end - 1 : first + sum::blocked::block);",
+   "vector_row_sums, host code in float32 (LaneRowSums): a row's last element not added"),
   ("l2_norm", "dropped-blocked", K + "l2_norm/tuned.hpp",
    "norms_of_rows<Acc, Columns>(a + first * Columns, norms + first, static_cast<int>(count));",
    "norms_of_rows<Acc, Columns>(a + first * Columns, norms + first, static_cast<int>(count - (first + count == rows)));",

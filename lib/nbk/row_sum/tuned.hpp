@@ -12,6 +12,7 @@
 #include "nbk/core/packed.hpp"
 #include "nbk/core/policy.hpp"
 #include "nbk/row_sum/kernels.hpp"
+#include "nbk/sum/tuned.hpp"  // block_partial: the blocked sum's lanes, for float32 rows on a CPU
 
 namespace nbk::row_sum {
 
@@ -93,7 +94,7 @@ KOKKOS_INLINE_FUNCTION Index row_stride(Index league, Index per_team) { return l
 // (128 bytes, a float a lane, elsewhere), and reduces by shuffles, with no block-wide barrier
 // per row (the team variant's cost). The lanes' loop is not unrolled (the PTX has one load an
 // iteration), so a pack a lane is what gives a lane 16 bytes in flight. Host code gives a team
-// one thread of one lane, a thread per row. GPU code on a host space (the tests) asks for 8
+// one thread of one lane, a thread per row (float32 rows, in a CPU's SIMD lanes: LaneRowSums). GPU code on a host space (the tests) asks for 8
 // threads a team where the pool has them, fewer where not (a host team may not outnumber the
 // pool's threads): the rows a team takes follow the team size it got. The tests may give a shape
 // of their own (a small league, so that teams take several rounds of rows at a test's sizes).
@@ -140,10 +141,37 @@ struct VectorRowSums {
   }
 };
 
-// Tuned form: vector_row_sums: a row a thread's vector lanes (a warp a row on a GPU, 16-byte packs); gains on GPUs.
+// Host code's float32 rows, a row a thread in a CPU's vector lanes: each 1024-float block of the
+// row in the blocked sum's 64 independent running sums (nbk/sum/tuned.hpp's block_partial, which
+// the compiler vectorizes, every lane in its order), the blocks' partials added in float. One float
+// accumulator waits out every add in turn (1.0 ns an add on the development VM: nbk_bench's
+// bound/add-chain-f32), which held these rows to a quarter of the DRAM rate that int32's reach.
+template <class Flat, class S>
+struct LaneRowSums {
+  Flat x;  // the matrix's elements, row after row
+  S sums;
+  Index columns;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    float total = 0;
+    const Index end = (i + 1) * columns;
+    for (Index first = i * columns; first < end; first += sum::blocked::block)
+      total += sum::block_partial(x, first, end - first < sum::blocked::block ? end : first + sum::blocked::block);
+    sums(i) = total;
+  }
+};
+
+// Tuned form: vector_row_sums: a row a thread's vector lanes (a warp a row on a GPU, 16-byte packs; a CPU's SIMD lanes for float32); gains on GPUs, and for float32 on CPUs.
 template <class Space, class A, class S, class Code = CodeFor<Space>>
 void vector_row_sums(const Space& exec, const A& a, const S& sums, const VectorShape& shape, Code = {}) {
   detail::check_arguments<Space, A, S>();
+  if constexpr (!is_gpu_code_v<Code> && std::is_same_v<typename A::non_const_value_type, float>) {
+    if (a.span_is_contiguous()) {
+      const auto x = flat(a);
+      Kokkos::parallel_for("nbk::row_sum::vector", range(exec, 0, static_cast<Index>(a.extent(0))),
+                           LaneRowSums<decltype(x), S>{x, sums, static_cast<Index>(a.extent(1))});
+      return;
+    }
+  }
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
   static_assert(pack_width<typename A::non_const_value_type> == 4, "rows of 4-byte elements");
