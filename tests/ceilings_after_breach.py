@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A row above its ceiling has its space's ceilings measured again right after the rows (issue 58, item 3;
-lib/nbk/experiment/program.cpp's ceilings_after_rows): a ceiling taken in a slow moment of a shared machine must
-not stand as the bound of rows run in a fast one.
+"""A row above its ceiling has its space's ceilings measured again right after it (issue 58, item 3;
+lib/nbk/experiment/program.cpp's ceilings_after_breach_of): a ceiling taken in a slow moment of a shared machine
+must not stand as the bound of rows run in a fast one.
 
 A first program writes a run's probe file; every memory ceiling and FMA figure in it is then cut a thousandfold,
 as if the machine had been that slow when it probed, and left fresh (not re-probed for age). A second program
@@ -62,7 +62,7 @@ def main():
 
         done = run(args.program, probes, rows)
         for name in document["spaces"]:
-            if f"a row on {name} is above its ceiling: measuring them again" not in done.stderr:
+            if f" on {name} is above its ceiling: measuring them again" not in done.stderr:
                 sys.exit(f"{name}'s rows beat ceilings cut {CUT:g}-fold and nothing was measured again:\n{done.stderr}")
         with open(rows) as f:
             judged_by = {name: highest_ceiling(space) for name, space in json.load(f)["probes"].items()}

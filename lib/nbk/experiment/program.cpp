@@ -183,6 +183,30 @@ nlohmann::json sweep_key(const Sweep& plan) {
   return {{"host_variant", plan.host_variant.name()}, {"device_variant", plan.device_variant.name()}};
 }
 
+// How often a space's ceilings are measured again, right after a row of it that is above them, and
+// with how many timed calls a form at memory (as many as a row's): the row ran in a faster moment
+// than every probe so far (on the development VM the same serial read-only ceiling measured 12.9 and
+// 22.0 GB/s minutes apart; add-one's openmp row moved 40.6 GB/s where three rounds of probes after
+// all four of its rows reached 37.8, and later programs' 41.0), or it is a bug in its bytes or the
+// probe, which the row's "% of limit" above 100 then shows (tools/nbk-check-ceilings fails).
+constexpr int ceilings_after_breach = 2;
+constexpr int memory_calls_after_breach = 5;
+
+// Whether a row is above its memory or FMA ceiling (a link's rates are probed once).
+bool above_ceiling(const Experiment& e, const Result& result, const Probes& probes) {
+  const Limit limit = limit_of(e, result, probes);
+  return limit.fraction && *limit.fraction > 1.0 && limit.roof != "link";
+}
+
+void ceilings_after_breach_of(const Experiment& e, Request& r, const Result& result, Probes& probes) {
+  if (ranks::count() > 1 || probes.empty()) return;
+  const std::string space = reference_space(*result.variant);
+  for (int again = 0; again < ceilings_after_breach && above_ceiling(e, result, probes); ++again) {
+    std::cerr << result.variant->name << " on " << space << " is above its ceiling: measuring them again ...\n";
+    refresh_ceilings(probes, r.probe_file, r.probe_elements, {0, {space}, memory_calls_after_breach});
+  }
+}
+
 // Every selected variant at every size, in the JSON as they run.
 struct Runs {
   std::vector<Result> results;
@@ -191,7 +215,7 @@ struct Runs {
   std::optional<Stop> stop;                     // where a signal stopped the run
 };
 
-Runs run_every_size(const Experiment& e, const Request& r, const Probes& probes, nlohmann::json& doc) {
+Runs run_every_size(const Experiment& e, Request& r, Probes& probes, nlohmann::json& doc) {
   Runs runs;
   for (const Size& size : r.sizes) {
     if (!runs.stop && stopping()) runs.stop.emplace();
@@ -211,6 +235,7 @@ Runs run_every_size(const Experiment& e, const Request& r, const Probes& probes,
       }
       runs.results.push_back(std::move(row));
       const Result& result = runs.results.back();
+      ceilings_after_breach_of(e, r, result, probes);  // measured while the machine is as the row found it
       runs.ok = runs.ok && (!result.skipped.empty() || result.verdict.ok);
     }
     if (problem) runs.last_problem = std::move(problem);
@@ -233,33 +258,9 @@ void rows_json(const Experiment& e, const Runs& runs, const Probes& probes, nloh
 // measured in a slow moment before the rows bounds no row run in a fast one.
 constexpr double ceilings_after_rows_s = 10;
 
-// How often a space's ceilings are measured again, right after the rows, while a row of it is above
-// them: the row ran in a faster moment than every probe so far (on the development VM the same
-// serial read-only ceiling measured 12.9 and 22.0 GB/s minutes apart), or it is a bug in its bytes
-// or the probe, which the row's "% of limit" above 100 then shows (tools/nbk-check-ceilings fails).
-constexpr int ceilings_after_breach = 2;
-
-// The spaces with a row above its memory or FMA ceiling (a link's rates are probed once).
-std::set<std::string> spaces_above_ceiling(const Experiment& e, const Runs& runs, const Probes& probes) {
-  std::set<std::string> spaces;
-  for (const Result& result : runs.results) {
-    const Limit limit = limit_of(e, result, probes);
-    if (limit.fraction && *limit.fraction > 1.0 && limit.roof != "link")
-      spaces.insert(reference_space(*result.variant));
-  }
-  return spaces;
-}
-
-void ceilings_after_rows(const Experiment& e, Request& r, const Runs& runs, Probes& probes, double rows_s) {
-  if (ranks::count() > 1 || probes.empty()) return;
-  if (rows_s >= ceilings_after_rows_s) refresh_ceilings(probes, r.probe_file, r.probe_elements, 0);
-  for (int again = 0; again < ceilings_after_breach; ++again) {
-    const std::set<std::string> above = spaces_above_ceiling(e, runs, probes);
-    if (above.empty()) return;
-    for (const std::string& space : above)
-      std::cerr << "a row on " << space << " is above its ceiling: measuring them again ...\n";
-    refresh_ceilings(probes, r.probe_file, r.probe_elements, 0, above);
-  }
+void ceilings_after_rows(Request& r, Probes& probes, double rows_s) {
+  if (rows_s < ceilings_after_rows_s || ranks::count() > 1 || probes.empty()) return;
+  refresh_ceilings(probes, r.probe_file, r.probe_elements, {0});
 }
 
 // The probes, the results table with its legend, and the experiment's prose.
@@ -337,8 +338,7 @@ int run(const Experiment& e, Request& r, bool kokkos_up) {
   const auto rows_start = std::chrono::steady_clock::now();
   Runs runs = run_every_size(e, r, probes, doc);
   if (!runs.stop && kokkos_up)
-    ceilings_after_rows(e, r, runs, probes,
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count());
+    ceilings_after_rows(r, probes, std::chrono::duration<double>(std::chrono::steady_clock::now() - rows_start).count());
   doc["probes"] = probes_json(probes);
   rows_json(e, runs, probes, doc);
   print_runs(e, r, runs, probes);

@@ -125,20 +125,19 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
   return probes;
 }
 
-void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, double older_than_s,
-                      const std::set<std::string>& only) {
+void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, const Refresh& refresh) {
   Probes refreshed;
   for_each_enabled_space([&](auto tag) {
     using Space = typename decltype(tag)::type;
     const std::string name(space_name<Space>());
     const auto found = probes.find(name);
-    if (found == probes.end() || (!only.empty() && !only.count(name)) ||
-        now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= older_than_s)
+    if (found == probes.end() || (!refresh.only.empty() && !refresh.only.count(name)) ||
+        now_epoch_s() - found->second.ceilings.measured_at_epoch_s <= refresh.older_than_s)
       return;
     std::cerr << "probing " << found->first << "'s ceilings again ...\n";
     const Region region("nbk::probe::" + found->first);  // as probe_spaces' (docs/profiling.md)
     ProbeResult& kept = found->second;
-    keep_fastest(kept.ceilings, measure_ceilings(Space(), elements, 3, false));
+    keep_fastest(kept.ceilings, measure_ceilings(Space(), elements, refresh.memory_calls, false));
     // The FMA probes too, with as few runs of a quarter of the flops: the fastest of old and new.
     const std::uint64_t flops = elements > 0 ? static_cast<std::uint64_t>(elements) << 7 : default_fma_flops<Space>() / 4;
     for (auto [fma, made] : {std::pair{&kept.fma_f32, probe_fma<Space, float>(Space(), flops, 3)},

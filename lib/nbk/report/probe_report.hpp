@@ -65,12 +65,17 @@ void save_probe_file(ProbeFile& file, const Probes& probed);
 // minutes, and a ceiling taken while it was slow does not bound a row run while it is fast.
 inline constexpr double ceilings_fresh_s = 60;
 
-// Measures again the ceilings and FMA probes of every space in `probes` (of `only` where it names
-// some) measured more than `older_than_s` ago (quickly: three timed calls a form at memory, three
+// Which ceilings refresh_ceilings measures again, and how closely.
+struct Refresh {
+  double older_than_s = ceilings_fresh_s;  // those measured longer ago than this
+  std::set<std::string> only;              // of these spaces (none named: every space)
+  int memory_calls = 3;                    // timed calls a form at memory (a cache's: 40 or more)
+};
+
+// Measures again the ceilings and FMA probes of the spaces in `probes` that `refresh` names (three
 // FMA runs), keeps the fastest of old and new, and writes them into `file` for the programs after
 // this one.
-void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements,
-                      double older_than_s = ceilings_fresh_s, const std::set<std::string>& only = {});
+void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, const Refresh& refresh = {});
 
 // A probe as probes_json writes it, read back (the probe file, the tests).
 ProbeResult probe_from_json(const nlohmann::json& doc);
