@@ -36,6 +36,17 @@ def highest_ceiling(space):
     return max(rate or 0 for level in space["ceilings"]["levels"] for rate in level["gb_per_s"].values())
 
 
+def expect_measured_again(before, spaces, where):
+    """Each space's highest ceiling in `spaces` (a probes JSON object), which must be back near its uncut figure
+    in `before`: the cut ones measured again, not kept. Returns them."""
+    highest = {name: highest_ceiling(space) for name, space in spaces.items()}
+    for name, rate in highest.items():
+        if rate < before[name] / 10:
+            sys.exit(f"{where} {name}'s cut ceilings ({rate:g} GB/s at most, {before[name]:g} before the cut), "
+                     "not those measured again")
+    return highest
+
+
 def run(program, probes, json_path):
     command = [program, *SMALL, "--probes", probes, "--json", json_path]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
@@ -65,17 +76,10 @@ def main():
             if f" on {name} is above its ceiling: measuring them again" not in done.stderr:
                 sys.exit(f"{name}'s rows beat ceilings cut {CUT:g}-fold and nothing was measured again:\n{done.stderr}")
         with open(rows) as f:
-            judged_by = {name: highest_ceiling(space) for name, space in json.load(f)["probes"].items()}
-        for name, rate in judged_by.items():
-            if rate < before[name] / 10:
-                sys.exit(f"{name}'s rows judged by the cut ceilings ({rate:g} GB/s at most), not by those "
-                         "measured again")
+            expect_measured_again(before, json.load(f)["probes"], "the rows were judged by")
         with open(probes) as f:
-            after = {name: highest_ceiling(space) for name, space in json.load(f)["spaces"].items()}
-        for name, rate in after.items():
-            if rate < before[name] / 10:
-                sys.exit(f"{probes}: {name}'s ceilings not written back ({rate:g} GB/s, {before[name]:g} first)")
-        print(f"ceilings cut {CUT:g}-fold were measured again after the rows, judged them and were written "
+            after = expect_measured_again(before, json.load(f)["spaces"], f"{probes} holds")
+        print(f"ceilings cut {CUT:g}-fold were measured again after a row, judged the rows and were written "
               f"back: {', '.join(f'{name} {rate:g} GB/s at most' for name, rate in sorted(after.items()))}")
 
 
