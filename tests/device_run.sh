@@ -106,7 +106,8 @@ grep -q 'profile counter: no kernel of counter reached' "$out/log.txt" || fail "
 PARITY_APPS=counter PARITY_ARGS='--size 1000' run 0 parity
 [[ $(ls "$out") == $'log.txt\nparity.txt\nresults.tar.gz' ]] || fail "\$OUT holds $(ls "$out" | tr '\n' ' ') after parity"
 for space in serial openmp; do
-  grep -qE "^counter +\| [a-z0-9-]+ +\| $space +\| 1000 .*\| [0-9.]+x\$" "$out/parity.txt" ||
+  # a ratio, then a rounds verdict where it is over 1.10 (the same program twice, on a loaded CI machine)
+  grep -qE "^counter +\| [a-z0-9-]+ +\| $space +\| 1000 .*\| [0-9.]+x *( \| (differs by round|slower in each))?\$" "$out/parity.txt" ||
     fail "parity.txt has no ratio of a counter row on $space: $(cat "$out/parity.txt")"
 done
 packed=$(tar -tzf "$out/results.tar.gz")
