@@ -3,7 +3,7 @@
 lib/nbk/experiment/program.cpp's ceilings_after_breach_of): a ceiling taken in a slow moment of a shared machine
 must not stand as the bound of rows run in a fast one.
 
-A first program writes a run's probe file; every memory ceiling and FMA figure in it is then cut a thousandfold,
+A first program writes a run's probe file; every memory ceiling and FMA figure in it is then cut a millionfold,
 as if the machine had been that slow when it probed, and left fresh (not re-probed for age). A second program
 reading that file must find its rows above those figures, say so, measure its spaces' ceilings again, judge its
 rows by the new figures (in its JSON's probes) and write them back into the file.
@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 SMALL = ["--size", "4096", "--probe-size", "4096", "--repetitions", "3"]
-CUT = 1000.0
+CUT = 1e6  # a row of 4096 elements then beats them even when a loaded machine takes a millisecond a call
 
 
 def cut_ceilings(space):
