@@ -11,7 +11,7 @@
                                                         every other row unchanged)
 
 What counts as timing: table columns of times, rates, fractions, the ceilings' rates and the crossover's winner;
-JSON values of keys ending in _s, rates, fractions, speed-ups, the level and floor that bind a row (which of
+JSON values of keys ending in _s or _ns, rates, fractions, speed-ups, the level and floor that bind a row (which of
 memory and arithmetic binds is a timing), the run context and the probes' figures (their keys still count).
 """
 import json
@@ -45,7 +45,7 @@ SWEEPS = ("maximum", "sin_exp")  # the programs with a crossover sweep
 # Besides timings, what a run cannot repeat: a racy counter's lost updates, a pool's creation time, free memory.
 TIMING_COLUMN = re.compile(r"^(first|best|median|faster|host|speed-up|device .*|.*GB/s.*|.*%.*|.*/s|.*transfers.*|with .*"
                            r"|pool creation|lost updates|lost, worst call|bound by|read-only|in place|\d reads? 1 write.*)$")
-TIMING_KEY = re.compile(r"(_s|_per_s|^speedup|^fraction_.*|_seconds|^lost_fewest|^lost_most|^memory_available_bytes|^openmp_thread_cpus|^limit|^limit_level|^fraction|^floor_binds)$")
+TIMING_KEY = re.compile(r"(_s|_ns|_per_s|^speedup|^fraction_.*|_seconds|^lost_fewest|^lost_most|^memory_available_bytes|^openmp_thread_cpus|^limit|^limit_level|^fraction|^floor_binds)$")
 OPAQUE = {"context", "probes"}  # keys compared, values not
 
 

@@ -200,6 +200,47 @@ TEST(Limit, ArithmeticBindsWhereTheFlopsTakeLongerThanTheBytes) {
   EXPECT_EQ(nbk::exp::limit_of(e, r, probes).binds, "none counted");
 }
 
+// An in-order reduction on a host space: its thread's share of the links at the chain probe's link,
+// where that takes longer than its bytes; never on a device space, never for a row without a chain.
+TEST(Limit, AChainBindsAHostRowWhereItsLinksTakeLongerThanItsBytes) {
+  Experiment e;
+  Variant v{"prod"};
+  v.space = "openmp";
+  v.chain = nbk::chain_of<double>(nbk::ChainOp::multiply);
+  Result r = host_result(v, 1.0);  // 1 GB: 0.1 s at the copy probe's 10 GB/s
+  r.size = nbk::exp::Size{400'000'000};
+  r.traffic.bytes_written = 0;
+  nbk::Probes probes = host_probes();
+  probes["openmp"] = probes["serial"];
+  probes["openmp"].concurrency = 4;
+  probes["openmp"].chains = {1.0, 1.0, 1.0, 5.0, true};  // 5 ns a multiply: 0.5 s for 10^8 links a thread
+  const auto limit = nbk::exp::limit_of(e, r, probes);
+  EXPECT_EQ(limit.binds, "chain");
+  EXPECT_NEAR(*limit.fraction, 0.5, 1e-9);
+  const auto row = nbk::exp::to_json(e, r, probes);
+  EXPECT_EQ(row["limit"], "chain");
+  EXPECT_EQ(row["chain"]["operations"], "f64 multiplies");
+  EXPECT_EQ(row["chain"]["links_per_thread"], 100'000'000u);
+  EXPECT_NEAR(row["chain"]["fraction"].get<double>(), 0.5, 1e-9);
+  std::ostringstream out;
+  nbk::exp::print_results(out, e, {r}, probes);
+  EXPECT_NE(out.str().find("| 50% chain  | chain, f64 multiplies"), std::string::npos) << out.str();
+
+  r.steady = {0.25, 0.25, 0.25, 1};  // faster than its chain allows: a bug, said so
+  EXPECT_NE(nbk::exp::above_limit(e, r, probes).value_or("").find("200% of limit (chain)"), std::string::npos);
+  probes["openmp"].chains.multiply_f64_ns = 0.1;  // now the bytes bind: 0.4 of a 0.25 s call
+  EXPECT_EQ(nbk::exp::limit_of(e, r, probes).binds, "memory");
+  probes["openmp"].chains.multiply_f64_ns = 5.0;
+  v.chain = {};  // no chain declared: the bytes
+  EXPECT_EQ(nbk::exp::limit_of(e, r, probes).binds, "memory");
+  EXPECT_TRUE(nbk::exp::to_json(e, r, probes)["chain"].is_null());
+  Variant gpu = device_variant("prod");
+  gpu.chain = nbk::chain_of<double>(nbk::ChainOp::multiply);
+  r.variant = &gpu;
+  probes["cuda"] = probes["openmp"];
+  EXPECT_FALSE(nbk::exp::chain_bound_of(r, probes));  // a device's reduction is a tree
+}
+
 TEST(Limit, LinkCallsByThePinnedRatesBothWaysAtOnceWhereTheyOverlap) {
   Variant v = device_variant("explicit");
   v.call_crosses_link = true;

@@ -68,6 +68,9 @@ TEST(ProbeFile, ReadBackForTheSameMachineAndSizeOnly) {
   EXPECT_DOUBLE_EQ(p.spread.dot, probed.at("serial").spread.dot);
   EXPECT_EQ(p.elements, 4096);
   EXPECT_TRUE(p.verified);
+  EXPECT_TRUE(p.chains.measured());
+  EXPECT_DOUBLE_EQ(p.chains.add_f32_ns, probed.at("serial").chains.add_f32_ns);
+  EXPECT_DOUBLE_EQ(p.chains.multiply_f64_ns, probed.at("serial").chains.multiply_f64_ns);
   std::ostringstream table;
   nbk::print_probe_table(table, read);
   EXPECT_NE(table.str().find("Source: serial: from " + path + ", probed at "), std::string::npos) << table.str();
@@ -78,6 +81,14 @@ TEST(ProbeFile, ReadBackForTheSameMachineAndSizeOnly) {
   EXPECT_TRUE(nbk::probes_from_file(nbk::open_probe_file(path), {"serial"}, 8192, why_not).empty());
   ASSERT_EQ(why_not.size(), 1u);
   EXPECT_NE(why_not.front().find("probe size"), std::string::npos) << why_not.front();
+
+  // A file written before the chain probe: probed again, for the rows it bounds.
+  nbk::ProbeFile before_chains = nbk::open_probe_file(path);
+  before_chains.document["spaces"]["serial"].erase("chain_link_ns");
+  why_not.clear();
+  EXPECT_TRUE(nbk::probes_from_file(before_chains, {"serial"}, 4096, why_not).empty());
+  ASSERT_EQ(why_not.size(), 1u);
+  EXPECT_NE(why_not.front().find("no chain probe"), std::string::npos) << why_not.front();
 
   // Older than the time a probe stands for: probed again.
   nbk::ProbeFile old = nbk::open_probe_file(path);

@@ -23,7 +23,8 @@ class Level(collections.namedtuple("Level", "name capacity rates by")):
 
 class Limit(collections.namedtuple("Limit", "fraction binds level detail none why at_most", defaults=(None, False))):
     """fraction: the time the row cannot beat over its time (None: no ceiling bounds it; `none` says why);
-    binds: memory, arithmetic, latency (a device call under 20 us) or link; level: L1, L2, L3, DRAM, HBM, FMA or link;
+    binds: memory, arithmetic, chain (an in-order reduction's dependent operations on a host thread), latency (a
+    device call under 20 us) or link; level: L1, L2, L3, DRAM, HBM, FMA, chain or link;
     detail: the traffic kind or the ceiling's source ("copy probe"); why: its program's reason for an old
     fraction above 100% (for a row without a ceiling); at_most: the row may sit in a cache the record has no size
     for, whose ceiling is higher than the one it is judged by: its fraction of its own is at most `fraction`."""
@@ -130,8 +131,24 @@ def _memory(run, space, probe, row, counted_bytes, time):
     return None, level.name, None, f"no ceiling: beats every {level.name} ceiling", False
 
 
+def _chain(row, time):
+    """The Limit of the dependent chain the row's program says its operations make on a host thread (its "chain":
+    links a thread, ns a link from the same run's chain probe), or None where it names none."""
+    chain = row.get("chain")
+    if not isinstance(chain, dict):
+        return None
+    links, link = positive(chain.get("links_per_thread")), positive(chain.get("link_ns"))
+    if not links or not link:
+        return None
+    fraction, operations = links * link * 1e-9 / time, str(chain.get("operations") or "")
+    return Limit(fraction, "chain", "chain", operations, None) if fraction <= 1 else Limit(
+        None, "chain", "chain", None, "no ceiling: beats its chain of " + (operations or "operations") +
+        " (a bug, in the row or in the probe)")
+
+
 def judge(run, space, probe, row, counted_bytes, time, latency):
-    """The row's Limit: memory and arithmetic, the larger fraction binding; None where it counts neither."""
+    """The row's Limit: memory, arithmetic and its chain, the largest fraction binding; None where it counts
+    neither bytes nor flops."""
     flops, precision = positive(row.get("flops_per_call")), row.get("flop_precision")
     fma = positive(probe.get(f"fma_{precision}_gflop_per_s"))
     if not counted_bytes and not flops:
@@ -145,6 +162,10 @@ def judge(run, space, probe, row, counted_bytes, time, latency):
     else:
         ari = None
     binds = "latency" if latency else "memory"
+    chain = _chain(row, time)
+    if chain and chain.binds == "chain" and (chain.fraction is None or chain.fraction > max(
+            mem[0] or 0, (ari or (0,))[0] or 0)):  # an in-order reduction's links take longer than the rest
+        return chain
     if ari and ari[0] is None:  # flops faster than the FMA probe, or none to judge them by: no bound
         return Limit(None, "arithmetic", "FMA", None, ari[1], None)
     if ari and (mem[0] is None or ari[0] > mem[0]):  # arithmetic binds, or the memory side is not judged

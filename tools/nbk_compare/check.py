@@ -26,7 +26,9 @@ def own_fractions(row):
     moved, rate, best = (positive(v) for v in (ceiling.get("bytes_moved_per_call"), ceiling.get("gb_per_s"),
                                                row.get("best_s")))
     floor = positive(ceiling.get("floor_s")) or 0
+    chain = row.get("chain") if isinstance(row.get("chain"), dict) else {}
     found = [("fraction_of_limit", row.get("fraction_of_limit")), ("ceiling.fraction", ceiling.get("fraction")),
+             ("chain.fraction", chain.get("fraction")),
              ("ceiling's max(floor_s, bytes_moved_per_call / gb_per_s) / best_s",
               moved and rate and best and max(floor, moved * 1e-9 / rate) / best)]
     return [(k, v) for k, v in found if positive(v)]

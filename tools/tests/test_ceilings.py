@@ -13,7 +13,7 @@ import unittest.mock
 from nbk_compare import ceilings, check, plots, runs, summary
 
 from .helpers import TOOLS, have_matplotlib, run_tool
-from .runs_fixtures import ceilings_run, old_gpu_run
+from .runs_fixtures import GPU_CONTEXT, ceilings_program, ceilings_run, old_gpu_run, write_run
 
 RESULTS = os.path.join(os.path.dirname(TOOLS), "results")
 RECORDS = sorted(os.path.dirname(p) for p in glob.glob(os.path.join(RESULTS, "*", "run.json")))
@@ -40,6 +40,23 @@ class NewFormat(unittest.TestCase):
             said = texts(ceilings_run(os.path.join(tmp, "run"), above=True))
         self.assertEqual(said[("add", "f32", "openmp", "32768")],
                          "no ceiling: beats its L2 ceiling (a bug, in the row or in the probe)")
+
+    def test_a_chain_binds_where_its_links_take_longer_than_the_bytes(self):
+        """A host row whose operations are one chain a thread (an in-order float sum): its links at the run's chain
+        probe, where they take longer than its bytes at its ceiling; beaten, no percentage, and the check fails."""
+        with tempfile.TemporaryDirectory() as tmp:
+            data = ceilings_program()
+            row = data["results"][2]  # 94% of DRAM
+            links = 8388608
+            row["chain"] = {"operations": "f32 adds", "links_per_thread": links, "link_ns": row["best_s"] * 0.97 /
+                            links * 1e9, "fraction": 0.97}
+            said = texts(write_run(os.path.join(tmp, "run"), GPU_CONTEXT, [data]))
+            self.assertEqual(said[("add", "f32", "openmp", "16777216")], "97% of chain, f32 adds")
+            row["chain"].update(link_ns=row["chain"]["link_ns"] * 1.1 / 0.97, fraction=1.1)
+            folder = write_run(os.path.join(tmp, "above"), GPU_CONTEXT, [data])
+            self.assertEqual(texts(folder)[("add", "f32", "openmp", "16777216")],
+                             "no ceiling: beats its chain of f32 adds (a bug, in the row or in the probe)")
+            self.assertTrue(any("chain.fraction 1.100" in line for line in check.offences(runs.RunRecord(folder))))
 
     def test_levels_of_the_new_format(self):
         with tempfile.TemporaryDirectory() as tmp:

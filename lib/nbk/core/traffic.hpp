@@ -11,6 +11,21 @@
 
 namespace nbk {
 
+// A dependent chain: the operations of an in-order reduction of floats (a loop in index order,
+// Kokkos' Sum or Prod on a host space, a row summed by one thread), which no compiler may reorder
+// without -ffast-math, so each takes the latency of the one before: a host thread's share of the
+// call's operations, one an element, is one chain (nbk/report/chain_probe.hpp measures a link).
+enum class ChainOp { none, add, multiply };
+struct Chain {
+  ChainOp op = ChainOp::none;
+  int bytes = 0;  // the precision: 4 (float) or 8 (double)
+  constexpr bool empty() const { return op == ChainOp::none; }
+};
+template <class T>
+constexpr Chain chain_of(ChainOp op) {
+  return {op, static_cast<int>(sizeof(T))};
+}
+
 struct Traffic {
   std::uint64_t bytes_read = 0;
   std::uint64_t bytes_written = 0;

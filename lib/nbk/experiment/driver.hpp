@@ -161,10 +161,21 @@ std::optional<std::string> above_reference(const Experiment& experiment, const R
 struct Limit {
   std::optional<double> fraction;
   std::string binds;
-  std::string roof;  // the bound the fraction divides: "memory", "arithmetic" or "link"
+  std::string roof;  // the bound the fraction divides: "memory", "arithmetic", "chain" or "link"
   std::string level;
   CeilingVerdict memory;
+  std::string chain_text;  // where a chain binds: its operations, "f32 adds"
 };
+// A row's chain limit (Variant::chain): its longest thread's share of the call's links (an
+// element each), each taking the space's chain probe's link; none on a device space, for a row
+// without a chain, or where the run has no chain probe.
+struct ChainBound {
+  double link_ns = 0;
+  std::uint64_t links_per_thread = 0;
+  double seconds() const { return static_cast<double>(links_per_thread) * link_ns * 1e-9; }
+};
+std::optional<ChainBound> chain_bound_of(const Result& result, const Probes& probes);
+std::string chain_text(const Chain& chain);  // "f32 adds", "f64 multiplies"
 Limit limit_of(const Experiment& experiment, const Result& result, const Probes& probes);
 // "112% of limit (memory): <reason>" where the row passes 100% of its limit, else nothing.
 std::optional<std::string> above_limit(const Experiment& experiment, const Result& result, const Probes& probes);

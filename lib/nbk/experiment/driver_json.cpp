@@ -65,6 +65,14 @@ nlohmann::json to_json(const Experiment& experiment, const Result& r, const Prob
   row["limit_level"] = limit.level.empty() ? nlohmann::json(nullptr) : nlohmann::json(limit.level);
   row["ceiling"] = to_json(limit.memory);  // the memory ceiling that judges it (null: none), also where flops bind
   row["ceiling_missing"] = limit.memory.missing.empty() ? nlohmann::json(nullptr) : nlohmann::json(limit.memory.missing);
+  // The chain its operations make a thread (null: none, or no chain probe), also where memory binds.
+  const auto chain = chain_bound_of(r, probes);
+  const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
+  row["chain"] = chain ? nlohmann::json{{"operations", chain_text(r.variant->chain)},
+                                        {"links_per_thread", chain->links_per_thread},
+                                        {"link_ns", chain->link_ns},
+                                        {"fraction", best > 0 ? nlohmann::json(chain->seconds() / best) : nullptr}}
+                       : nlohmann::json(nullptr);
   const auto above_limit_reason = above_limit(experiment, r, probes);
   row["fraction_of_limit_because"] = above_limit_reason ? nlohmann::json(*above_limit_reason) : nlohmann::json(nullptr);
   const Variant& v = *r.variant;

@@ -146,6 +146,20 @@ Traffic stated_traffic(const Experiment& experiment, const Result& r) {
 }
 }  // namespace
 
+std::optional<ChainBound> chain_bound_of(const Result& r, const Probes& probes) {
+  const Variant& v = *r.variant;
+  if (v.device || v.chain.empty() || !r.skipped.empty()) return std::nullopt;
+  const auto probe = probes.find(reference_space(v));
+  if (probe == probes.end() || probe->second.chains.link_ns(v.chain) <= 0) return std::nullopt;
+  const std::uint64_t threads = v.space == "host" ? 1 : static_cast<std::uint64_t>(std::max(1, probe->second.concurrency));
+  const std::uint64_t links = r.size.elements();
+  return ChainBound{probe->second.chains.link_ns(v.chain), (links + threads - 1) / threads};
+}
+
+std::string chain_text(const Chain& chain) {
+  return fmt::format("f{} {}", 8 * chain.bytes, chain.op == ChainOp::add ? "adds" : "multiplies");
+}
+
 Limit limit_of(const Experiment& experiment, const Result& r, const Probes& probes) {
   const Variant& v = *r.variant;
   const double best = r.steady.best > 0 ? r.steady.best : r.steady.first;
@@ -165,6 +179,10 @@ Limit limit_of(const Experiment& experiment, const Result& r, const Probes& prob
   if (probe != probes.end())
     memory = judge(probe->second.ceilings, stated_traffic(experiment, r), best, v.space != "host");
   const auto arithmetic = fraction_of(Basis::fma_peak, r.traffic, best, probes, space);
+  // An in-order reduction's chain binds where its links take longer than the bytes and the flops.
+  if (const auto chain = chain_bound_of(r, probes);
+      chain && chain->seconds() / best > std::max(memory.fraction.value_or(0), arithmetic.value_or(0)))
+    return {chain->seconds() / best, "chain", "chain", "chain", memory, chain_text(v.chain)};
   if (!memory.fraction && !arithmetic)
     return {std::nullopt, r.traffic.total() || r.traffic.flops ? "-" : "none counted", "", "", memory};
   const bool flops_bind = arithmetic.value_or(0) > memory.fraction.value_or(0);
@@ -181,6 +199,10 @@ std::optional<std::string> above_limit(const Experiment& experiment, const Resul
   std::string why;
   if (limit.roof == "link")
     why = "faster than the pinned link rates the probe measured: a bug in the row's bytes or the probe";
+  else if (limit.roof == "chain")
+    why = fmt::format("faster than one chain of {} a thread allows: its operations are not such a chain (a row "
+                      "that declares one wrongly), or the chain probe is short of the space's latency",
+                      limit.chain_text);
   else if (limit.roof == "arithmetic")
     why = "more flops a second than the FMA probe: the weights of lib/nbk/core/flop_count.hpp may overstate "
           "this kernel's work, or the probe is short of the space's peak";
@@ -259,6 +281,7 @@ struct RowFacts {
 // What binds a row, and for memory its kind of traffic: "memory, 2 reads 1 write".
 std::string bound_text(const Limit& limit) {
   if (limit.roof == "memory" && !limit.memory.kind_text.empty()) return limit.binds + ", " + limit.memory.kind_text;
+  if (limit.roof == "chain") return "chain, " + limit.chain_text;
   return limit.binds;
 }
 

@@ -119,6 +119,9 @@ struct Variant {
   // Where variants of one experiment move different bytes (float32 and float64 ones): this
   // variant's traffic per call, instead of the experiment's.
   std::function<Traffic(const Size&)> traffic;
+  // Where its operations on a host space are one dependent chain a thread, an element a link
+  // (nbk/core/traffic.hpp): judged also by the chain probe's latency (none on a device space).
+  Chain chain;
   // The variant whose best time at the same size this one's speed-up is taken against (the
   // documents' speed-up tables); empty for none.
   VariantRef speedup_against;

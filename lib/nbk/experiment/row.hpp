@@ -77,6 +77,7 @@ struct Row {
   bool plain = false;              // an element-wise map's document kernel (Spec::plain_kernel), not Spec::kernel
   std::string judged_on = {};      // Variant::judged_on
   std::function<Traffic(const Size&)> traffic = {};  // where it is not the experiment's
+  Chain chain = {};                // Variant::chain, on host spaces
 
   Row telling(typename Spec::Told t) const { return with(&Row::told, std::move(t)); }
   Row against(Baseline b) const { return with(&Row::baseline, std::move(b)); }
@@ -88,6 +89,7 @@ struct Row {
   Row plain_kernel() const { return with(&Row::plain, true); }
   Row judged_by(std::string space) const { return with(&Row::judged_on, std::move(space)); }
   Row with_traffic(std::function<Traffic(const Size&)> t) const { return with(&Row::traffic, std::move(t)); }
+  Row chained(Chain c) const { return with(&Row::chain, c); }
   operator Baseline() const { return VariantRef(Variant{name}); }  // NOLINT: implicit, `.against(host)`
   operator VariantRef() const { return Variant{name}; }            // NOLINT: implicit, a sweep's row
 
@@ -129,6 +131,7 @@ void take_row_fields(Variant& v, const Row<Spec>& row, bool device) {
   v.call_crosses_link = row.call_crosses_link;
   v.judged_on = row.judged_on;
   if (row.traffic) v.traffic = row.traffic;
+  if (!device) v.chain = row.chain;  // a device's reductions are trees
   v.speedup_against = row.baseline.variant;
 }
 

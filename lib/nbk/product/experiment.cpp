@@ -85,19 +85,24 @@ Traffic log_sum_traffic(const Size& s) {
 
 std::vector<Spec::Row> table() {
   const std::string resident = "; data resident";
+  // On a host space a thread's factors are one chain of multiplies (its logarithms one of adds).
+  const Chain multiplies = chain_of<double>(ChainOp::multiply);
   const auto prod = [](auto& d) { return product::reduce_product(d.exec, d.x); };
   const auto log_sum = [](auto& d) { return product::reduce_log_sum(d.exec, d.x); };
   const auto cub = [](auto& d) { return d.vendor.product(d.x); };
   const auto plain = [](auto& d) { return product::plain_product(d.exec, d.x); };
   return {Spec::Row{"plain", exp::on_spaces<Spec>(plain)}
               .moving("parallel_reduce as Kokkos' documentation writes it: a KOKKOS_LAMBDA, Kokkos::Prod into a "
-                      "local double" + resident),
+                      "local double" + resident)
+              .chained(multiplies),
           Spec::Row{"prod", exp::on_spaces<Spec>(prod)}
-              .moving("parallel_reduce with Kokkos::Prod" + resident),
+              .moving("parallel_reduce with Kokkos::Prod" + resident)
+              .chained(multiplies),
           Spec::Row{"log-sum", exp::on_spaces<Spec>(log_sum)}
               .moving("parallel_reduce of log x_i with Kokkos::Sum" + resident)
               .telling(Spec::Told::sum_of_logs())
-              .with_traffic(log_sum_traffic),
+              .with_traffic(log_sum_traffic)
+              .chained(chain_of<double>(ChainOp::add)),
           Spec::Row{"cub-prod", exp::on_spaces<Spec>(cub)}
               .moving("cub::DeviceReduce::Reduce with a multiply, outside Kokkos" + resident)
               .runs(exp::Where::vendor_spaces)};

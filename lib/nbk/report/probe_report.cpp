@@ -117,7 +117,9 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
     probe.fma_f32 = probe_fma<Space, float>(Space(), flops, probe.repetitions);
     probe.fma_f64 = probe_fma<Space, double>(Space(), flops, probe.repetitions);
     probe.ceilings = measure_ceilings(Space(), elements, 5, true);
-    probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified && probe.ceilings.verified;
+    probe.chains = probe_chains(Space());
+    probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified && probe.ceilings.verified &&
+                     (is_device_space_v<Space> || probe.chains.verified);
     probe.probed_by = program;
     probe.probed_at_epoch_s = now_epoch_s();
     probe.probed_at_utc = utc_text(probe.probed_at_epoch_s);
@@ -143,6 +145,7 @@ void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, co
     for (auto [fma, made] : {std::pair{&kept.fma_f32, probe_fma<Space, float>(Space(), flops, 3)},
                              std::pair{&kept.fma_f64, probe_fma<Space, double>(Space(), flops, 3)}})
       if (made.verified && made.gflop_per_s > fma->gflop_per_s) *fma = made;
+    keep_fastest(kept.chains, probe_chains(Space()));
     ProbeResult p = found->second;
     p.from_file.clear();  // written back as this program's
     refreshed[found->first] = p;
@@ -192,6 +195,9 @@ ProbeResult probe_from_json(const nlohmann::json& doc) {
   }
   p.verified = doc.value("verified", false);
   p.fma_f32.verified = p.fma_f64.verified = p.verified;
+  if (const auto chains = doc.find("chain_link_ns"); chains != doc.end() && chains->is_object())
+    p.chains = {chains->value("add_f32", 0.0), chains->value("add_f64", 0.0), chains->value("multiply_f32", 0.0),
+                chains->value("multiply_f64", 0.0), p.verified};
   if (const auto spread = doc.find("spread"); spread != doc.end() && spread->is_object())
     p.spread = {spread->value("copy", 0.0), spread->value("triad", 0.0), spread->value("memcpy", 0.0),
                 spread->value("in_place", 0.0), spread->value("dot", 0.0)};
@@ -231,6 +237,8 @@ Probes probes_from_file(const ProbeFile& file, const std::set<std::string>& spac
       why = "the file's failed its checks";
     } else if (!entry->contains("ceilings")) {
       why = "the file's has no ceilings";
+    } else if (!is_device_space_v<Space> && !entry->contains("chain_link_ns")) {
+      why = "the file's has no chain probe";
     } else {
       const double age = now - entry->value("probed_at_epoch_s", 0.0);
       if (!(age >= -60 && age <= probe_file_valid_s))
@@ -345,6 +353,12 @@ void print_probe_table(std::ostream& out, const Probes& probes) {
   }
   print_ceilings(out, probes);
   out << "FMA: independent chains of x = x * a + b in registers, 2 flops each: the space's arithmetic limit.\n";
+  for (const auto& [space, p] : probes)
+    if (p.chains.measured())
+      out << fmt::format("  {}: a dependent chain a thread (an in-order reduction's limit), ns a link: add f32 {:.2f}, "
+                         "f64 {:.2f}; multiply f32 {:.2f}, f64 {:.2f}\n",
+                         space, p.chains.add_f32_ns, p.chains.add_f64_ns, p.chains.multiply_f32_ns,
+                         p.chains.multiply_f64_ns);
   out << "In place: b = b + 1, one array read and written (add-one's traffic); Dot: sum of a * c, two arrays read "
          "(a reduction's). Every figure is the best run; spread, the median run's time over the best's, minus 1:\n";
   for (const auto& [space, p] : probes)
@@ -458,6 +472,11 @@ nlohmann::json probes_json(const Probes& probes) {
                   {"probed_at_epoch_s", probe.probed_at_epoch_s},
                   {"source", source_text(probe)}};
     if (!probe.from_file.empty()) doc[space]["from_file"] = probe.from_file;
+    if (probe.chains.measured())
+      doc[space]["chain_link_ns"] = {{"add_f32", probe.chains.add_f32_ns},
+                                     {"add_f64", probe.chains.add_f64_ns},
+                                     {"multiply_f32", probe.chains.multiply_f32_ns},
+                                     {"multiply_f64", probe.chains.multiply_f64_ns}};
     if (probe.link)
       doc[space]["link"] = {{"bytes", probe.link->bytes},
                             {"h2d_pageable_gb_per_s", probe.link->h2d_pageable},

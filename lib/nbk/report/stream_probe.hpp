@@ -29,6 +29,7 @@
 #include "nbk/core/traffic.hpp"
 #include "nbk/core/verify.hpp"
 #include "nbk/report/ceilings.hpp"
+#include "nbk/report/chain_probe.hpp"
 #include "nbk/report/fma_probe.hpp"
 
 #if defined(KOKKOS_ENABLE_OPENMP)
@@ -62,6 +63,7 @@ struct ProbeResult {
   std::string memcpy_name;     // what that copy is
   std::optional<LinkBandwidth> link;  // device spaces only
   FmaThroughput fma_f32, fma_f64;     // the arithmetic limit beside the memory one
+  ChainLatency chains;                // an in-order reduction's limit (host spaces; zeros: not measured)
   Ceilings ceilings;                  // what judges the rows: a bandwidth per memory level and kind of traffic
   bool verified = false;
   int concurrency = 0;  // threads (CPU) or the space's concurrency when probed

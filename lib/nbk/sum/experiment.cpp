@@ -85,17 +85,21 @@ std::vector<Spec::Row> table() {
   const auto tree_host = [](auto& d) { return d.tree.finish_on_host(d.x); };
   const auto tree_device = [](auto& d) { return d.tree.finish_on_device(d.x); };
   const std::string resident = "; data resident";
+  const Chain float_adds = chain_of<float>(ChainOp::add);  // in order: one chain a host thread (not trees, blocks)
   return {
       Spec::Row{"host-loop", exp::on_host<Spec>(host_loop)}
-          .moving("one host thread, in index order, float accumulator, on the host array"),
+          .moving("one host thread, in index order, float accumulator, on the host array")
+          .chained(float_adds),
       Spec::Row{"plain", exp::on_spaces<Spec>([](auto& d) { return sum::plain_sum(d.exec, d.x); })}
           .moving("parallel_reduce as Kokkos' documentation writes it: a KOKKOS_LAMBDA, Kokkos' launch, into a local "
                   "float" + resident)
-          .telling(Way::kokkos),
+          .telling(Way::kokkos)
+          .chained(float_adds),
       Spec::Row{"builtin", builtin}
           .moving("parallel_reduce with Kokkos' Sum, float accumulator (on a GPU a launch sized to the device, four "
                   "16-byte loads in flight a thread)" + resident)
-          .telling(Way::launch),
+          .telling(Way::launch)
+          .chained(float_adds),
       Spec::Row{"tree-host", exp::on_spaces<Spec>(tree_host)}
           .moving("team-scratch halving tree, the partials copied to the host and added there" + resident)
           .telling(Way::tree),
@@ -104,7 +108,8 @@ std::vector<Spec::Row> table() {
           .telling(Way::tree),
       Spec::Row{"accurate", accurate}
           .moving("parallel_reduce over the floats with a double accumulator" + resident)
-          .telling(Spec::Told::in_double()),
+          .telling(Spec::Told::in_double())
+          .chained(chain_of<double>(ChainOp::add)),
       // A CPU sum: on a GPU one thread walking 1 KiB of contiguous floats breaks coalescing, and
       // the tree and the built-in reduction are the right shapes there.
       Spec::Row{"blocked", exp::on_spaces<Spec>([](auto& d) { return sum::blocked_sum(d.exec, d.x); })}
