@@ -99,6 +99,15 @@ double probe_chain(const Space& exec, std::int64_t links, int repetitions) {
   return slope / static_cast<double>(links) * 1e9;
 }
 
+// The chains' links for a probe of `probe_elements` doubles an array (0: the default size): a probe
+// size given, as the tests' small runs give one, shortens them as it shrinks the FMA probe (at
+// least 2^14 links: some 16 us, well above a fork and a fence), so that a sanitized debug build's
+// programs do not spend their time here.
+inline std::int64_t chain_links_for(std::int64_t probe_elements) {
+  return probe_elements > 0 ? std::clamp<std::int64_t>(4 * probe_elements, std::int64_t{1} << 14, chain_probe_links)
+                            : chain_probe_links;
+}
+
 // The four chains of a host space (nothing on a device space).
 template <class Space>
 ChainLatency probe_chains(const Space& exec, std::int64_t links = chain_probe_links, int repetitions = 5) {

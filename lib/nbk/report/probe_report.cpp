@@ -117,7 +117,7 @@ Probes probe_spaces(const std::set<std::string>& spaces, std::int64_t elements, 
     probe.fma_f32 = probe_fma<Space, float>(Space(), flops, probe.repetitions);
     probe.fma_f64 = probe_fma<Space, double>(Space(), flops, probe.repetitions);
     probe.ceilings = measure_ceilings(Space(), elements, 5, true);
-    probe.chains = probe_chains(Space());
+    probe.chains = probe_chains(Space(), chain_links_for(elements));
     probe.verified = probe.verified && probe.fma_f32.verified && probe.fma_f64.verified && probe.ceilings.verified &&
                      (is_device_space_v<Space> || probe.chains.verified);
     probe.probed_by = program;
@@ -145,7 +145,7 @@ void refresh_ceilings(Probes& probes, ProbeFile& file, std::int64_t elements, co
     for (auto [fma, made] : {std::pair{&kept.fma_f32, probe_fma<Space, float>(Space(), flops, 3)},
                              std::pair{&kept.fma_f64, probe_fma<Space, double>(Space(), flops, 3)}})
       if (made.verified && made.gflop_per_s > fma->gflop_per_s) *fma = made;
-    keep_fastest(kept.chains, probe_chains(Space()));
+    keep_fastest(kept.chains, probe_chains(Space(), chain_links_for(elements)));
     ProbeResult p = found->second;
     p.from_file.clear();  // written back as this program's
     refreshed[found->first] = p;
